@@ -1,0 +1,31 @@
+package dev.sluice.core;
+
+import java.net.SocketAddress;
+import java.time.Duration;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * One RSocket connection seen from this side: an {@link RSocket} that sends requests to the peer, plus what only a
+ * connection has — its keep-alive round-trip times, its address, and a graceful close.
+ *
+ * <p>Thread-safe: call it from any thread; work hops onto the connection's event loop.
+ */
+public interface Connection extends RSocket {
+
+    /**
+     * Round-trip times in nanoseconds, one per KEEPALIVE answered by the peer (the frame carries our timestamp,
+     * which the peer echoes as the spec requires, so this works with any compliant peer). Hot: subscribers see the
+     * samples taken after they subscribe. Completes when the connection closes.
+     */
+    Flux<Long> rtt();
+
+    /**
+     * Closes gracefully: sends ERROR[CONNECTION_CLOSE], refuses new requests in both directions, lets in-flight
+     * streams finish for up to {@code drainTimeout}, then closes the transport. Completes when closed.
+     */
+    Mono<Void> closeGracefully(Duration drainTimeout);
+
+    /** The peer's address. */
+    SocketAddress remoteAddress();
+}

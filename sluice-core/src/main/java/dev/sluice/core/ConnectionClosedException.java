@@ -1,0 +1,16 @@
+package dev.sluice.core;
+
+/**
+ * The connection closed (locally, by the peer, or on a keep-alive timeout) before the stream finished. Local to
+ * this side: no ERROR frame carries it.
+ */
+public final class ConnectionClosedException extends RuntimeException {
+
+    public ConnectionClosedException(String message) {
+        super(message, null, false, false);
+    }
+
+    public ConnectionClosedException(String message, Throwable cause) {
+        super(message, cause, false, false);
+    }
+}

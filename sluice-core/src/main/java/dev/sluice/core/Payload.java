@@ -1,0 +1,81 @@
+package dev.sluice.core;
+
+import dev.sluice.core.internal.RefCountedPayload;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.util.ReferenceCounted;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One RSocket message: data and optional metadata, both reference-counted Netty buffers.
+ *
+ * <p><b>Ownership.</b> A payload handed to Sluice (a request argument, an element emitted by a handler) is taken
+ * over: Sluice releases it once written or dropped. A payload Sluice hands to you (a response, a request arriving
+ * at a handler) is yours: release it when done, or hand it back to Sluice. Received payloads are zero-copy views
+ * of the network buffer, so holding one keeps that buffer alive.
+ *
+ * <p>Not thread-safe beyond the reference count: read it from one thread at a time.
+ */
+public interface Payload extends ReferenceCounted {
+
+    /** The data; empty, never null. The buffer is owned by the payload: do not release it separately. */
+    ByteBuf data();
+
+    /** The metadata, or an empty buffer when {@link #hasMetadata()} is false. Owned by the payload. */
+    ByteBuf metadata();
+
+    /** Whether metadata was present: RSocket distinguishes "no metadata" from "empty metadata". */
+    boolean hasMetadata();
+
+    /** The data decoded as UTF-8. */
+    default String dataUtf8() {
+        return data().toString(StandardCharsets.UTF_8);
+    }
+
+    /** The metadata decoded as UTF-8 (empty when absent). */
+    default String metadataUtf8() {
+        return metadata().toString(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    Payload retain();
+
+    @Override
+    Payload retain(int increment);
+
+    @Override
+    Payload touch();
+
+    @Override
+    Payload touch(Object hint);
+
+    /** A payload over {@code data} with no metadata; takes ownership of {@code data}. */
+    static Payload create(ByteBuf data) {
+        return RefCountedPayload.create(data, null);
+    }
+
+    /** A payload over {@code data} and {@code metadata} (null = absent); takes ownership of both. */
+    static Payload create(ByteBuf data, ByteBuf metadata) {
+        return RefCountedPayload.create(data, metadata);
+    }
+
+    /** A payload holding {@code data} as UTF-8, without metadata. */
+    static Payload create(CharSequence data) {
+        return RefCountedPayload.create(utf8(data), null);
+    }
+
+    /** A payload holding {@code data} and {@code metadata} (null = absent) as UTF-8. */
+    static Payload create(CharSequence data, CharSequence metadata) {
+        return RefCountedPayload.create(utf8(data), metadata == null ? null : utf8(metadata));
+    }
+
+    /** A payload holding a copy of {@code data}, without metadata. */
+    static Payload create(byte[] data) {
+        return RefCountedPayload.create(Unpooled.wrappedBuffer(data), null);
+    }
+
+    private static ByteBuf utf8(CharSequence s) {
+        return s.length() == 0 ? Unpooled.EMPTY_BUFFER : ByteBufUtil.writeUtf8(io.netty.buffer.ByteBufAllocator.DEFAULT, s);
+    }
+}

@@ -1,0 +1,139 @@
+package dev.sluice.core;
+
+import dev.sluice.core.internal.ConnectionConfig;
+import dev.sluice.core.internal.RSocketConnection;
+import dev.sluice.core.transport.ClientTransport;
+import dev.sluice.core.transport.DuplexConnection;
+import dev.sluice.frame.SetupFrame;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import java.time.Duration;
+import java.util.function.Function;
+import reactor.core.publisher.Mono;
+
+/**
+ * Opens client connections: SETUP parameters, the client's own responder, and the limits. A connector is a
+ * reusable, immutable-after-configuration template; each {@link #connect} opens a new connection.
+ *
+ * <pre>{@code
+ * Connection c = RSocketConnector.create()
+ *     .keepAlive(Duration.ofSeconds(20), Duration.ofSeconds(90))
+ *     .connect(TcpClientTransport.create("127.0.0.1", 7878))
+ *     .block();
+ * }</pre>
+ *
+ * <p>Not thread-safe while being configured.
+ */
+public final class RSocketConnector {
+
+    private String metadataMimeType = "application/binary";
+    private String dataMimeType = "application/binary";
+    private Duration keepAliveInterval = Duration.ofSeconds(20);
+    private Duration keepAliveMaxLifetime = Duration.ofSeconds(90);
+    private byte[] setupData;
+    private byte[] setupMetadata;
+    private Function<Connection, RSocket> responder = c -> new RSocket() { };
+    private int mtu;
+    private int maxInboundPayloadSize = Limits.DEFAULT_MAX_INBOUND_PAYLOAD_SIZE;
+    private int maxActiveStreams = Limits.DEFAULT_MAX_ACTIVE_STREAMS;
+
+    private RSocketConnector() {
+    }
+
+    public static RSocketConnector create() {
+        return new RSocketConnector();
+    }
+
+    /** The payload of the SETUP frame; copied, and released here. */
+    public RSocketConnector setupPayload(Payload payload) {
+        try {
+            setupData = ByteBufUtil.getBytes(payload.data());
+            setupMetadata = payload.hasMetadata() ? ByteBufUtil.getBytes(payload.metadata()) : null;
+        } finally {
+            payload.release();
+        }
+        return this;
+    }
+
+    public RSocketConnector metadataMimeType(String mimeType) {
+        this.metadataMimeType = checkMime("metadataMimeType", mimeType);
+        return this;
+    }
+
+    public RSocketConnector dataMimeType(String mimeType) {
+        this.dataMimeType = checkMime("dataMimeType", mimeType);
+        return this;
+    }
+
+    /** How often to send KEEPALIVE, and how long to tolerate silence before closing (defaults 20 s, 90 s). */
+    public RSocketConnector keepAlive(Duration interval, Duration maxLifetime) {
+        Limits.checkPositive("keep-alive interval", interval);
+        Limits.checkPositive("keep-alive max lifetime", maxLifetime);
+        if (interval.toMillis() > Integer.MAX_VALUE || maxLifetime.toMillis() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("keep-alive durations must fit 2^31-1 ms, got " + interval + ", "
+                + maxLifetime);
+        }
+        this.keepAliveInterval = interval;
+        this.keepAliveMaxLifetime = maxLifetime;
+        return this;
+    }
+
+    /** The handler for requests the server sends to this client; given the connection's requester. */
+    public RSocketConnector responder(Function<Connection, RSocket> responder) {
+        this.responder = responder;
+        return this;
+    }
+
+    /** Fragments outbound frames larger than {@code mtu} bytes (length prefix included); 0 turns it off. */
+    public RSocketConnector fragment(int mtu) {
+        this.mtu = Limits.checkMtu(mtu);
+        return this;
+    }
+
+    /** Bound of a reassembled inbound payload, in bytes (default 16 MiB). */
+    public RSocketConnector maxInboundPayloadSize(int bytes) {
+        this.maxInboundPayloadSize = Limits.checkPositive("maxInboundPayloadSize", bytes);
+        return this;
+    }
+
+    /** Bound of concurrently active streams the server may open towards this client. */
+    public RSocketConnector maxActiveStreams(int streams) {
+        this.maxActiveStreams = Limits.checkPositive("maxActiveStreams", streams);
+        return this;
+    }
+
+    /** Connects, sends SETUP, and emits the connection (the protocol does not acknowledge SETUP). */
+    public Mono<Connection> connect(ClientTransport transport) {
+        ConnectionConfig config = new ConnectionConfig(mtu, maxInboundPayloadSize, maxActiveStreams,
+            keepAliveInterval, keepAliveMaxLifetime);
+        return transport.connect().flatMap(dc -> Mono.create(sink -> dc.executor().execute(() -> {
+            try {
+                RSocketConnection c = RSocketConnection.client(dc, config, encodeSetup(dc),
+                    responder);
+                sink.success(c);
+            } catch (Throwable t) {
+                dc.close();
+                sink.error(t);
+            }
+        })));
+    }
+
+    private ByteBuf encodeSetup(DuplexConnection dc) {
+        ByteBuf data = setupData == null ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(setupData);
+        ByteBuf metadata = setupMetadata == null ? null : Unpooled.wrappedBuffer(setupMetadata);
+        int interval = (int) keepAliveInterval.toMillis();
+        int lifetime = (int) keepAliveMaxLifetime.toMillis();
+        ByteBuf out = dc.alloc().buffer(SetupFrame.encodedLength(false, interval, lifetime, null,
+            metadataMimeType, dataMimeType, metadata, data));
+        SetupFrame.encode(out, false, interval, lifetime, null, metadataMimeType, dataMimeType, metadata, data);
+        return out;
+    }
+
+    private static String checkMime(String name, String mime) {
+        if (mime == null || mime.isEmpty() || mime.length() > 255 || !mime.chars().allMatch(c -> c < 128)) {
+            throw new IllegalArgumentException(name + " must be 1..255 US-ASCII characters, got '" + mime + "'");
+        }
+        return mime;
+    }
+}

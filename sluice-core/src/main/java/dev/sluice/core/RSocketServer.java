@@ -1,0 +1,174 @@
+package dev.sluice.core;
+
+import dev.sluice.core.internal.ConnectionConfig;
+import dev.sluice.core.internal.RSocketConnection;
+import dev.sluice.core.internal.ServerSetup;
+import dev.sluice.core.transport.DuplexConnection;
+import dev.sluice.core.transport.ServerHandle;
+import dev.sluice.core.transport.ServerTransport;
+import dev.sluice.frame.ErrorCodes;
+import dev.sluice.frame.ErrorFrame;
+import io.netty.buffer.ByteBuf;
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Serves RSocket connections: an acceptor that answers each SETUP with a handler, and the limits every connection
+ * runs with. Reusable: each {@link #bind} starts an independent server.
+ *
+ * <pre>{@code
+ * CloseableServer server = RSocketServer.create(SocketAcceptor.with(handler))
+ *     .bind(TcpServerTransport.create("127.0.0.1", 7878))
+ *     .block();
+ * }</pre>
+ *
+ * <p>Not thread-safe while being configured.
+ */
+public final class RSocketServer {
+
+    private static final Logger log = LoggerFactory.getLogger(RSocketServer.class);
+
+    private SocketAcceptor acceptor = SocketAcceptor.with(new RSocket() { });
+    private int mtu;
+    private int maxInboundPayloadSize = Limits.DEFAULT_MAX_INBOUND_PAYLOAD_SIZE;
+    private int maxActiveStreams = Limits.DEFAULT_MAX_ACTIVE_STREAMS;
+    private Duration maxTimeToFirstFrame = Limits.DEFAULT_MAX_TIME_TO_FIRST_FRAME;
+    private int maxConnections = Limits.DEFAULT_MAX_CONNECTIONS;
+
+    private RSocketServer() {
+    }
+
+    public static RSocketServer create() {
+        return new RSocketServer();
+    }
+
+    public static RSocketServer create(SocketAcceptor acceptor) {
+        return new RSocketServer().acceptor(acceptor);
+    }
+
+    public RSocketServer acceptor(SocketAcceptor acceptor) {
+        if (acceptor == null) {
+            throw new IllegalArgumentException("acceptor must not be null");
+        }
+        this.acceptor = acceptor;
+        return this;
+    }
+
+    /** Fragments outbound frames larger than {@code mtu} bytes (length prefix included); 0 turns it off. */
+    public RSocketServer fragment(int mtu) {
+        this.mtu = Limits.checkMtu(mtu);
+        return this;
+    }
+
+    /** Bound of a reassembled inbound payload, in bytes (default 16 MiB). */
+    public RSocketServer maxInboundPayloadSize(int bytes) {
+        this.maxInboundPayloadSize = Limits.checkPositive("maxInboundPayloadSize", bytes);
+        return this;
+    }
+
+    /** Bound of concurrently active streams per connection; requests beyond it get ERROR[REJECTED]. */
+    public RSocketServer maxActiveStreams(int streams) {
+        this.maxActiveStreams = Limits.checkPositive("maxActiveStreams", streams);
+        return this;
+    }
+
+    /** How long a new connection may take to send SETUP (default 10 s). */
+    public RSocketServer maxTimeToFirstFrame(Duration timeout) {
+        this.maxTimeToFirstFrame = Limits.checkPositive("maxTimeToFirstFrame", timeout);
+        return this;
+    }
+
+    /** Bound of open connections; the next one gets ERROR[REJECTED_SETUP] and is closed (default 10,000). */
+    public RSocketServer maxConnections(int connections) {
+        this.maxConnections = Limits.checkPositive("maxConnections", connections);
+        return this;
+    }
+
+    /** Starts listening. */
+    public Mono<CloseableServer> bind(ServerTransport transport) {
+        // Keep-alive settings come from each client's SETUP; these two are placeholders the server never uses.
+        ConnectionConfig config = new ConnectionConfig(mtu, maxInboundPayloadSize, maxActiveStreams,
+            Duration.ofSeconds(20), Duration.ofSeconds(90));
+        ServerSetup setup = new ServerSetup(acceptor, false);
+        Running running = new Running(maxConnections);
+        return transport.start(dc -> running.accept(dc, config, setup, maxTimeToFirstFrame))
+            .map(handle -> {
+                running.handle = handle;
+                return running;
+            });
+    }
+
+    private static final class Running implements CloseableServer {
+
+        private final int maxConnections;
+        private final Set<RSocketConnection> connections = ConcurrentHashMap.newKeySet();
+        private volatile ServerHandle handle;
+
+        Running(int maxConnections) {
+            this.maxConnections = maxConnections;
+        }
+
+        void accept(DuplexConnection dc, ConnectionConfig config, ServerSetup setup, Duration firstFrame) {
+            if (connections.size() >= maxConnections) {
+                log.warn("refusing connection from {}: maxConnections={} reached", dc.remoteAddress(),
+                    maxConnections);
+                String message = "too many connections: maxConnections=" + maxConnections + " reached";
+                ByteBuf out = dc.alloc().buffer();
+                if (dc.lengthPrefixed()) {
+                    out.writeMedium(0);
+                }
+                ErrorFrame.encode(out, 0, ErrorCodes.REJECTED_SETUP, message);
+                if (dc.lengthPrefixed()) {
+                    out.setMedium(0, out.readableBytes() - 3);
+                }
+                dc.write(out);
+                dc.flush();
+                dc.close();
+                return;
+            }
+            RSocketConnection c = RSocketConnection.server(dc, config, setup, firstFrame);
+            connections.add(c);
+            c.onClose().subscribe(null, e -> connections.remove(c), () -> connections.remove(c));
+        }
+
+        @Override
+        public SocketAddress address() {
+            return handle.address();
+        }
+
+        @Override
+        public int connectionCount() {
+            return connections.size();
+        }
+
+        @Override
+        public Mono<Void> closeGracefully(Duration drainTimeout) {
+            handle.dispose();
+            return Flux.fromIterable(connections).flatMap(c -> c.closeGracefully(drainTimeout)).then();
+        }
+
+        @Override
+        public Mono<Void> onClose() {
+            return handle.onClose();
+        }
+
+        @Override
+        public void dispose() {
+            handle.dispose();
+            for (RSocketConnection c : connections) {
+                c.dispose();
+            }
+        }
+
+        @Override
+        public boolean isDisposed() {
+            return handle.isDisposed();
+        }
+    }
+}

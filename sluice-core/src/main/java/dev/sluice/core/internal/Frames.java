@@ -1,0 +1,24 @@
+package dev.sluice.core.internal;
+
+import dev.sluice.core.Payload;
+import dev.sluice.frame.PayloadSection;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+
+/** Turns the payload section of a received frame into a {@link Payload} of retained slices (zero copy). */
+final class Frames {
+
+    private Frames() {
+    }
+
+    /** The payload of the frame at {@code buf[off, off + len)}, whose payload section starts at {@code start}. */
+    static Payload payload(ByteBuf buf, int off, int len, int start) {
+        int mdLen = PayloadSection.metadataLength(buf, off, len, start);
+        int dataLen = PayloadSection.dataLength(buf, off, len, start);
+        ByteBuf data = dataLen == 0 ? Unpooled.EMPTY_BUFFER
+            : buf.retainedSlice(PayloadSection.dataOffset(buf, off, len, start), dataLen);
+        ByteBuf metadata = mdLen < 0 ? null : mdLen == 0 ? Unpooled.EMPTY_BUFFER
+            : buf.retainedSlice(PayloadSection.metadataOffset(buf, off, start), mdLen);
+        return RefCountedPayload.create(data, metadata);
+    }
+}

@@ -1,0 +1,125 @@
+package dev.sluice.core.internal;
+
+import dev.sluice.core.Payload;
+import dev.sluice.frame.FrameFlags;
+import dev.sluice.frame.FrameType;
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
+
+/**
+ * The responder side of request-stream: subscribes to the handler's {@code Flux} with the requester's initial
+ * demand, passes REQUEST_N on as {@code request(n)}, and writes each element as PAYLOAD(NEXT), then COMPLETE or
+ * ERROR. Signals from other threads hop onto the event loop; all state is confined there.
+ */
+final class ResponderRequestStream implements CoreSubscriber<Payload>, Stream {
+
+    private final RSocketConnection connection;
+    private final int streamId;
+    private final long initialRequestN;
+    private final ResponderObserver observer;
+    private Subscription upstream;
+    private boolean started;
+    private boolean done;
+
+    ResponderRequestStream(RSocketConnection connection, int streamId, long initialRequestN,
+                           ResponderObserver observer) {
+        this.connection = connection;
+        this.streamId = streamId;
+        this.initialRequestN = initialRequestN;
+        this.observer = observer;
+    }
+
+    @Override
+    public void onSubscribe(Subscription s) {
+        if (!connection.inEventLoop()) {
+            connection.execute(() -> onSubscribe(s));
+            return;
+        }
+        if (done) {
+            s.cancel();
+            return;
+        }
+        upstream = s;
+        s.request(initialRequestN);
+    }
+
+    @Override
+    public void onNext(Payload p) {
+        if (!connection.inEventLoop()) {
+            connection.execute(() -> onNext(p));
+            return;
+        }
+        if (done) {
+            p.release();
+            return;
+        }
+        if (!started) {
+            started = true;
+            observer.onFirstSignal(streamId, ResponderObserver.NEXT);
+        }
+        try {
+            connection.writer().writePayloadBearing(FrameType.PAYLOAD, streamId, FrameFlags.NEXT, 0,
+                RefCountedPayload.metadataOrNull(p), p.data());
+        } finally {
+            p.release();
+        }
+    }
+
+    @Override
+    public void onError(Throwable t) {
+        if (!connection.inEventLoop()) {
+            connection.execute(() -> onError(t));
+            return;
+        }
+        if (done) {
+            return;
+        }
+        connection.writeError(streamId, Errors.streamCode(t), Errors.message(t));
+        terminate(ResponderObserver.ERROR);
+    }
+
+    @Override
+    public void onComplete() {
+        if (!connection.inEventLoop()) {
+            connection.execute(this::onComplete);
+            return;
+        }
+        if (done) {
+            return;
+        }
+        connection.writePayloadComplete(streamId);
+        terminate(ResponderObserver.COMPLETE);
+    }
+
+    @Override
+    public void onRequestN(long n) {
+        if (!done && upstream != null) {
+            upstream.request(n);
+        }
+    }
+
+    @Override
+    public void onCancel() {
+        if (!done) {
+            terminate(ResponderObserver.CANCEL);
+            if (upstream != null) {
+                upstream.cancel();
+            }
+        }
+    }
+
+    @Override
+    public void onConnectionClosed(Throwable cause) {
+        onCancel();
+    }
+
+    private void terminate(int signal) {
+        done = true;
+        connection.remove(streamId, this);
+        if (!started) {
+            started = true;
+            observer.onFirstSignal(streamId, signal);
+        }
+        observer.onTerminated(streamId, signal);
+    }
+}

@@ -1,0 +1,82 @@
+package dev.sluice.transport.netty.internal;
+
+import dev.sluice.core.transport.DuplexConnection;
+import dev.sluice.core.transport.FrameHandler;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.util.concurrent.EventExecutor;
+import java.net.SocketAddress;
+
+/** A TCP channel as a {@link DuplexConnection}: length-prefixed frames, writes with the void promise. */
+public final class NettyDuplexConnection implements DuplexConnection {
+
+    private final Channel channel;
+    private final FrameDecoder decoder;
+
+    public NettyDuplexConnection(Channel channel, FrameDecoder decoder) {
+        this.channel = channel;
+        this.decoder = decoder;
+    }
+
+    @Override
+    public ByteBufAllocator alloc() {
+        return channel.alloc();
+    }
+
+    @Override
+    public EventExecutor executor() {
+        return channel.eventLoop();
+    }
+
+    @Override
+    public boolean lengthPrefixed() {
+        return true;
+    }
+
+    @Override
+    public void start(FrameHandler handler) {
+        decoder.handler(handler);
+        if (!channel.isActive()) {
+            handler.onClose(null);
+            return;
+        }
+        channel.config().setAutoRead(true);
+        channel.read();
+    }
+
+    @Override
+    public void write(ByteBuf frames) {
+        channel.write(frames, channel.voidPromise());
+    }
+
+    @Override
+    public void flush() {
+        channel.flush();
+    }
+
+    @Override
+    public boolean isWritable() {
+        return channel.isWritable();
+    }
+
+    @Override
+    public void close() {
+        channel.close();
+    }
+
+    @Override
+    public SocketAddress remoteAddress() {
+        return channel.remoteAddress();
+    }
+
+    @Override
+    public SocketAddress localAddress() {
+        return channel.localAddress();
+    }
+
+    @Override
+    public String toString() {
+        return "tcp" + channel.remoteAddress();
+    }
+}

@@ -1,0 +1,92 @@
+package dev.sluice.cli;
+
+import dev.sluice.core.CloseableServer;
+import dev.sluice.core.RSocketServer;
+import dev.sluice.core.SocketAcceptor;
+import dev.sluice.transport.netty.TcpServerTransport;
+import dev.sluice.transport.netty.internal.EventLoops;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import reactor.core.publisher.Flux;
+
+/** {@code sluice echo-server}: a test service for people and other RSocket implementations to talk to. */
+@Command(name = "echo-server", mixinStandardHelpOptions = true,
+    description = "Serves the echo test service over RSocket/TCP until interrupted: request-response echoes"
+        + " data and metadata; request-stream repeats the request payload until cancelled (or --stream-count"
+        + " times); request-channel echoes every inbound payload; fire-and-forget and metadata-push are counted"
+        + " and logged.")
+final class EchoServerCommand implements Callable<Integer> {
+
+    private static final Logger log = LoggerFactory.getLogger("sluice.echo-server");
+
+    @Option(names = "--address", defaultValue = "127.0.0.1:7878", converter = HostPort.Converter.class,
+        description = "host:port to listen on (default: ${DEFAULT-VALUE}; port 0 picks a free one)")
+    HostPort address;
+
+    @Option(names = "--mtu", defaultValue = "0",
+        description = "fragment frames larger than this many bytes (0 = no fragmentation, else >= 64)")
+    int mtu;
+
+    @Option(names = "--stream-count", description = "elements per request-stream (default: until cancelled)")
+    Long streamCount;
+
+    @Option(names = "--backlog", description = "accept backlog (default: the kernel's net.core.somaxconn)")
+    Integer backlog;
+
+    @Spec
+    CommandSpec spec;
+
+    final EchoService service = new EchoService(Long.MAX_VALUE);
+
+    /** Validates the options and starts the server; the caller owns the returned server. */
+    CloseableServer start() {
+        if (streamCount != null && streamCount < 0) {
+            throw new ParameterException(spec.commandLine(), "--stream-count must be >= 0, got " + streamCount);
+        }
+        service.streamCount(streamCount == null ? Long.MAX_VALUE : streamCount);
+        RSocketServer server = RSocketServer.create(SocketAcceptor.with(service));
+        TcpServerTransport transport = TcpServerTransport.create(address.toAddress());
+        try {
+            server.fragment(mtu);
+            if (backlog != null) {
+                transport.backlog(backlog);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        CloseableServer running = server.bind(transport).block();
+        log.info("echo-server listening on {} ({}, backlog {}, mtu {})", running.address(),
+            EventLoops.EPOLL ? "epoll" : "nio", transport.backlog(), mtu == 0 ? "off" : mtu);
+        return running;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        CloseableServer running = start();
+        String[] last = {service.counters()};
+        Flux.interval(Duration.ofSeconds(1)).subscribe(t -> {
+            String now = service.counters();
+            if (!now.equals(last[0])) {
+                last[0] = now;
+                log.info("{} connections={}", now, running.connectionCount());
+            }
+        });
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            log.info("shutting down: closing connections gracefully");
+            running.closeGracefully(Duration.ofSeconds(5)).block(Duration.ofSeconds(6));
+            stopped.countDown();
+        }, "sluice-shutdown"));
+        running.onClose().block();
+        stopped.await();
+        return 0;
+    }
+}

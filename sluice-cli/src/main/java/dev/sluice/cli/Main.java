@@ -1,0 +1,51 @@
+package dev.sluice.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code sluice} command. Exit codes: 0 success, 1 a failure at run time (message printed, no stack trace),
+ * 2 wrong arguments (picocli's usage error, with the message and the usage).
+ */
+@Command(name = "sluice", mixinStandardHelpOptions = true, version = "sluice 0.1.0",
+    description = "A reactive RSocket stack with overload control in every layer.",
+    subcommands = {EchoServerCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the command line and returns the exit code (tests call this instead of {@link #main}). */
+    public static int run(String... args) {
+        return commandLine().execute(args);
+    }
+
+    /** The configured command line: run-time failures print one line and exit 1. */
+    static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new Main());
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            commandLine.getErr().println("sluice " + commandLine.getCommandName() + ": " + message(e));
+            return 1;
+        });
+        return cli;
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: choose one of "
+            + String.join(", ", spec.subcommands().keySet()));
+    }
+
+    static String message(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && (t.getMessage() == null || t instanceof RuntimeException
+            && t.getClass() == RuntimeException.class)) {
+            t = t.getCause();
+        }
+        return t.getMessage() != null ? t.getMessage() : t.toString();
+    }
+}

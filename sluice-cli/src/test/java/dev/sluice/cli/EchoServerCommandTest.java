@@ -1,0 +1,101 @@
+package dev.sluice.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.core.CloseableServer;
+import dev.sluice.core.Connection;
+import dev.sluice.core.Payload;
+import dev.sluice.core.RSocketConnector;
+import dev.sluice.transport.netty.TcpClientTransport;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import reactor.core.publisher.Flux;
+
+class EchoServerCommandTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    @Test
+    void servesEveryInteraction() {
+        EchoServerCommand cmd = new EchoServerCommand();
+        new CommandLine(cmd).parseArgs("--address", "127.0.0.1:0", "--stream-count", "3", "--mtu", "64");
+        CloseableServer server = cmd.start();
+        Connection c = RSocketConnector.create().fragment(64)
+            .connect(TcpClientTransport.create("127.0.0.1", server.port())).block(TIMEOUT);
+        try {
+            Payload rr = c.requestResponse(Payload.create("x".repeat(1000), "meta")).block(TIMEOUT);
+            assertThat(rr.dataUtf8()).isEqualTo("x".repeat(1000));
+            assertThat(rr.metadataUtf8()).isEqualTo("meta");
+            rr.release();
+
+            List<String> stream = c.requestStream(Payload.create("s")).map(EchoServerCommandTest::text)
+                .collectList().block(TIMEOUT);
+            assertThat(stream).containsExactly("s", "s", "s");
+
+            List<String> channel = c.requestChannel(Flux.just("a", "b", "c").map(Payload::create))
+                .map(EchoServerCommandTest::text).collectList().block(TIMEOUT);
+            assertThat(channel).containsExactly("a", "b", "c");
+
+            c.fireAndForget(Payload.create("f")).block(TIMEOUT);
+            c.metadataPush(Payload.create("", "m")).block(TIMEOUT);
+            // A request-response after them on the same connection proves they were read (frames are ordered).
+            c.requestResponse(Payload.create("sync")).block(TIMEOUT).release();
+            assertThat(cmd.service.fireAndForgets.get()).isEqualTo(1);
+            assertThat(cmd.service.metadataPushes.get()).isEqualTo(1);
+        } finally {
+            c.dispose();
+            server.dispose();
+        }
+    }
+
+    @Test
+    void wrongArgumentsExitWithTwoAndAClearMessage() {
+        assertThat(run("echo-server", "--address", "nonsense")).startsWith("2|")
+            .contains("expected host:port, got 'nonsense'");
+        assertThat(run("echo-server", "--address", "127.0.0.1:70000")).startsWith("2|")
+            .contains("port must be between 0 and 65535, got 70000");
+        assertThat(run("echo-server", "--mtu", "10", "--address", "127.0.0.1:0")).startsWith("2|")
+            .contains("mtu must be 0 (no fragmentation) or between 64");
+        assertThat(run("echo-server", "--no-such-option")).startsWith("2|").contains("Unknown option");
+        assertThat(run()).startsWith("2|").contains("missing command");
+    }
+
+    @Test
+    void helpExitsWithZero() {
+        assertThat(run("--help")).startsWith("0|").contains("echo-server");
+        assertThat(run("echo-server", "--help")).startsWith("0|").contains("--stream-count");
+    }
+
+    @Test
+    void portInUseIsAClearMessageNotAStackTrace() {
+        EchoServerCommand first = new EchoServerCommand();
+        new CommandLine(first).parseArgs("--address", "127.0.0.1:0");
+        CloseableServer server = first.start();
+        try {
+            String out = run("echo-server", "--address", "127.0.0.1:" + server.port());
+            assertThat(out).startsWith("1|").contains("address already in use").doesNotContain("\tat ");
+        } finally {
+            server.dispose();
+        }
+    }
+
+    private static String text(Payload p) {
+        String s = p.dataUtf8();
+        p.release();
+        return s;
+    }
+
+    /** Runs the CLI and returns "exitCode|stdout+stderr". */
+    private static String run(String... args) {
+        StringWriter out = new StringWriter();
+        CommandLine cli = Main.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(out, true));
+        int code = cli.execute(args);
+        return code + "|" + out;
+    }
+}

@@ -4,24 +4,35 @@ import dev.sluice.core.Payload;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.util.AbstractReferenceCounted;
+import io.netty.util.internal.ObjectPool;
 
 /**
  * The one {@link Payload} implementation: owns a data buffer and an optional metadata buffer and releases both
  * when its own count reaches zero.
+ *
+ * <p>Instances are pooled (Netty's {@link ObjectPool}, thread-local with cross-thread return), so that receiving
+ * a payload allocates nothing at steady state: a released payload must not be touched again, which the
+ * reference count enforces for every accessor.
  */
 public final class RefCountedPayload extends AbstractReferenceCounted implements Payload {
 
-    private final ByteBuf data;
-    private final ByteBuf metadata;
+    private static final ObjectPool<RefCountedPayload> POOL = ObjectPool.newPool(RefCountedPayload::new);
 
-    private RefCountedPayload(ByteBuf data, ByteBuf metadata) {
-        this.data = data;
-        this.metadata = metadata;
+    private final ObjectPool.Handle<RefCountedPayload> handle;
+    private ByteBuf data;
+    private ByteBuf metadata;
+
+    private RefCountedPayload(ObjectPool.Handle<RefCountedPayload> handle) {
+        this.handle = handle;
     }
 
     /** Takes ownership of both buffers; {@code data} null means empty, {@code metadata} null means absent. */
     public static RefCountedPayload create(ByteBuf data, ByteBuf metadata) {
-        return new RefCountedPayload(data == null ? Unpooled.EMPTY_BUFFER : data, metadata);
+        RefCountedPayload p = POOL.get();
+        p.setRefCnt(1);
+        p.data = data == null ? Unpooled.EMPTY_BUFFER : data;
+        p.metadata = metadata;
+        return p;
     }
 
     @Override
@@ -43,6 +54,7 @@ public final class RefCountedPayload extends AbstractReferenceCounted implements
 
     @Override
     public boolean hasMetadata() {
+        ensureAccessible();
         return metadata != null;
     }
 
@@ -80,14 +92,22 @@ public final class RefCountedPayload extends AbstractReferenceCounted implements
 
     @Override
     protected void deallocate() {
-        data.release();
-        if (metadata != null) {
-            metadata.release();
+        ByteBuf d = data;
+        ByteBuf m = metadata;
+        data = null;
+        metadata = null;
+        handle.recycle(this);
+        d.release();
+        if (m != null) {
+            m.release();
         }
     }
 
     @Override
     public String toString() {
+        if (refCnt() == 0) {
+            return "Payload(released)";
+        }
         return "Payload(data=" + data.readableBytes() + "B, metadata="
             + (metadata == null ? "none" : metadata.readableBytes() + "B") + ")";
     }

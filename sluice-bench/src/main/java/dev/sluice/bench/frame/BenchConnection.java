@@ -1,0 +1,77 @@
+package dev.sluice.bench.frame;
+
+import dev.sluice.core.transport.DuplexConnection;
+import dev.sluice.core.transport.FrameHandler;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.util.concurrent.EventExecutor;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+
+/**
+ * A transport stand-in for benchmarks: runs the engine on the benchmark thread (an embedded event loop), counts
+ * and drops what the engine writes.
+ */
+final class BenchConnection implements DuplexConnection {
+
+    private final EmbeddedChannel channel = new EmbeddedChannel();
+    long bytesWritten;
+    long flushes;
+
+    @Override
+    public ByteBufAllocator alloc() {
+        return PooledByteBufAllocator.DEFAULT;
+    }
+
+    @Override
+    public EventExecutor executor() {
+        return channel.eventLoop();
+    }
+
+    /** Runs tasks the engine queued (flushes, hops). */
+    void runPendingTasks() {
+        channel.runPendingTasks();
+    }
+
+    @Override
+    public boolean lengthPrefixed() {
+        return true;
+    }
+
+    @Override
+    public void start(FrameHandler handler) {
+    }
+
+    @Override
+    public void write(ByteBuf frames) {
+        bytesWritten += frames.readableBytes();
+        frames.release();
+    }
+
+    @Override
+    public void flush() {
+        flushes++;
+    }
+
+    @Override
+    public boolean isWritable() {
+        return true;
+    }
+
+    @Override
+    public void close() {
+        channel.close();
+    }
+
+    @Override
+    public SocketAddress remoteAddress() {
+        return new InetSocketAddress("127.0.0.1", 1);
+    }
+
+    @Override
+    public SocketAddress localAddress() {
+        return remoteAddress();
+    }
+}

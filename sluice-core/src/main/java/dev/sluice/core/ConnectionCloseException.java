@@ -2,7 +2,10 @@ package dev.sluice.core;
 
 import dev.sluice.frame.ErrorCodes;
 
-/** ERROR[CONNECTION_CLOSE]: the peer is closing the connection gracefully; in-flight streams drain, new ones are refused. */
+/**
+ * ERROR[CONNECTION_CLOSE]: the peer is closing the connection gracefully; in-flight streams drain, new ones are
+ * refused.
+ */
 public class ConnectionCloseException extends RSocketErrorException {
 
     public ConnectionCloseException(String message) {

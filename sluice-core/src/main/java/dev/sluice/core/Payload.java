@@ -2,6 +2,7 @@ package dev.sluice.core;
 
 import dev.sluice.core.internal.RefCountedPayload;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.util.ReferenceCounted;
@@ -76,6 +77,6 @@ public interface Payload extends ReferenceCounted {
     }
 
     private static ByteBuf utf8(CharSequence s) {
-        return s.length() == 0 ? Unpooled.EMPTY_BUFFER : ByteBufUtil.writeUtf8(io.netty.buffer.ByteBufAllocator.DEFAULT, s);
+        return s.length() == 0 ? Unpooled.EMPTY_BUFFER : ByteBufUtil.writeUtf8(ByteBufAllocator.DEFAULT, s);
     }
 }

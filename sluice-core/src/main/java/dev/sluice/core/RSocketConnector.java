@@ -37,6 +37,8 @@ public final class RSocketConnector {
     private int mtu;
     private int maxInboundPayloadSize = Limits.DEFAULT_MAX_INBOUND_PAYLOAD_SIZE;
     private int maxActiveStreams = Limits.DEFAULT_MAX_ACTIVE_STREAMS;
+    private ClientLeaseConfigurer leases;
+    private boolean strictLease;
 
     private RSocketConnector() {
     }
@@ -103,14 +105,40 @@ public final class RSocketConnector {
         return this;
     }
 
+    /**
+     * Asks the server for leases (the L flag in SETUP). {@link Connection#availability()} then reports what is
+     * left of the last lease received; {@code configurer} builds the leases this client grants to requests the
+     * server sends it. Requests are still sent without a lease permit, for the server to reject, unless
+     * {@link #strictLease} is on.
+     */
+    public RSocketConnector lease(ClientLeaseConfigurer configurer) {
+        if (configurer == null) {
+            throw new IllegalArgumentException("lease configurer must not be null; use lease() to send none");
+        }
+        this.leases = configurer;
+        return this;
+    }
+
+    /** Asks the server for leases; this client leases nothing to the server's requests. */
+    public RSocketConnector lease() {
+        return lease((rtt, scheduler) -> Leases.none());
+    }
+
+    /** With leasing: fail a request locally (never sent) when no lease permit is left. Off by default. */
+    public RSocketConnector strictLease(boolean strict) {
+        this.strictLease = strict;
+        return this;
+    }
+
     /** Connects, sends SETUP, and emits the connection (the protocol does not acknowledge SETUP). */
     public Mono<Connection> connect(ClientTransport transport) {
         ConnectionConfig config = new ConnectionConfig(mtu, maxInboundPayloadSize, maxActiveStreams,
             keepAliveInterval, keepAliveMaxLifetime);
         return transport.connect().flatMap(dc -> Mono.create(sink -> dc.executor().execute(() -> {
             try {
-                RSocketConnection c = RSocketConnection.client(dc, config, encodeSetup(dc),
-                    responder);
+                ClientLeaseConfigurer l = leases;
+                RSocketConnection c = RSocketConnection.client(dc, config, encodeSetup(dc), responder,
+                    l == null ? null : l::configure, strictLease);
                 sink.success(c);
             } catch (Throwable t) {
                 dc.close();
@@ -124,9 +152,10 @@ public final class RSocketConnector {
         ByteBuf metadata = setupMetadata == null ? null : Unpooled.wrappedBuffer(setupMetadata);
         int interval = (int) keepAliveInterval.toMillis();
         int lifetime = (int) keepAliveMaxLifetime.toMillis();
-        ByteBuf out = dc.alloc().buffer(SetupFrame.encodedLength(false, interval, lifetime, null,
+        boolean lease = leases != null;
+        ByteBuf out = dc.alloc().buffer(SetupFrame.encodedLength(lease, interval, lifetime, null,
             metadataMimeType, dataMimeType, metadata, data));
-        SetupFrame.encode(out, false, interval, lifetime, null, metadataMimeType, dataMimeType, metadata, data);
+        SetupFrame.encode(out, lease, interval, lifetime, null, metadataMimeType, dataMimeType, metadata, data);
         return out;
     }
 

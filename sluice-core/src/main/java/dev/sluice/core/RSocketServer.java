@@ -40,6 +40,7 @@ public final class RSocketServer {
     private int maxActiveStreams = Limits.DEFAULT_MAX_ACTIVE_STREAMS;
     private Duration maxTimeToFirstFrame = Limits.DEFAULT_MAX_TIME_TO_FIRST_FRAME;
     private int maxConnections = Limits.DEFAULT_MAX_CONNECTIONS;
+    private ServerLeaseConfigurer leases;
 
     private RSocketServer() {
     }
@@ -90,12 +91,32 @@ public final class RSocketServer {
         return this;
     }
 
+    /**
+     * Turns leasing on: clients that set the L flag in SETUP get leases from {@code configurer} (called once per
+     * such connection), and their requests beyond the lease are rejected before any handler runs
+     * (ERROR[REJECTED] {@code lease_expired} / {@code lease_exhausted}). Without this, a SETUP with the L flag is
+     * refused with ERROR[INVALID_SETUP] "lease is not supported", as rsocket-java does.
+     */
+    public RSocketServer lease(ServerLeaseConfigurer configurer) {
+        if (configurer == null) {
+            throw new IllegalArgumentException("lease configurer must not be null; use lease() to send none");
+        }
+        this.leases = configurer;
+        return this;
+    }
+
+    /** Turns leasing on without sending any lease: a leasing client's requests are all rejected. */
+    public RSocketServer lease() {
+        return lease(scheduler -> Leases.none());
+    }
+
     /** Starts listening. */
     public Mono<CloseableServer> bind(ServerTransport transport) {
         // Keep-alive settings come from each client's SETUP; these two are placeholders the server never uses.
         ConnectionConfig config = new ConnectionConfig(mtu, maxInboundPayloadSize, maxActiveStreams,
             Duration.ofSeconds(20), Duration.ofSeconds(90));
-        ServerSetup setup = new ServerSetup(acceptor, false);
+        ServerLeaseConfigurer configurer = leases;
+        ServerSetup setup = new ServerSetup(acceptor, configurer == null ? null : configurer::configure);
         Running running = new Running(maxConnections);
         return transport.start(dc -> running.accept(dc, config, setup, maxTimeToFirstFrame))
             .map(handle -> {

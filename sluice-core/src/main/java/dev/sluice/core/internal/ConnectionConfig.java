@@ -1,6 +1,7 @@
 package dev.sluice.core.internal;
 
 import java.time.Duration;
+import java.util.function.LongSupplier;
 
 /**
  * The settings one connection runs with, validated by the public builders. Immutable.
@@ -10,7 +11,15 @@ import java.time.Duration;
  * @param maxActiveStreams       inbound requests over this many active streams are REJECTED
  * @param keepAliveInterval      how often KEEPALIVE(R) frames are sent
  * @param keepAliveMaxLifetime   close the connection when no KEEPALIVE arrived for this long
+ * @param nanoClock              the time source of leases and statistics (tests pass a virtual one)
  */
 public record ConnectionConfig(int mtu, int maxInboundPayloadSize, int maxActiveStreams,
-                               Duration keepAliveInterval, Duration keepAliveMaxLifetime) {
+                               Duration keepAliveInterval, Duration keepAliveMaxLifetime, LongSupplier nanoClock) {
+
+    /** With the system's monotonic clock. */
+    public ConnectionConfig(int mtu, int maxInboundPayloadSize, int maxActiveStreams, Duration keepAliveInterval,
+                            Duration keepAliveMaxLifetime) {
+        this(mtu, maxInboundPayloadSize, maxActiveStreams, keepAliveInterval, keepAliveMaxLifetime,
+            System::nanoTime);
+    }
 }

@@ -1,6 +1,10 @@
 package dev.sluice.core.internal;
 
 import dev.sluice.core.Connection;
+import dev.sluice.core.Lease;
+import dev.sluice.core.Leases;
+import dev.sluice.core.RequestType;
+import dev.sluice.core.StatsRecorder;
 import dev.sluice.core.ConnectionCloseException;
 import dev.sluice.core.ConnectionClosedException;
 import dev.sluice.core.ConnectionErrorException;
@@ -18,6 +22,7 @@ import dev.sluice.frame.FrameHeader;
 import dev.sluice.frame.FrameType;
 import dev.sluice.frame.FrameValidator;
 import dev.sluice.frame.KeepAliveFrame;
+import dev.sluice.frame.LeaseFrame;
 import dev.sluice.frame.MetadataPushFrame;
 import dev.sluice.frame.PayloadFrame;
 import dev.sluice.frame.PayloadSection;
@@ -36,14 +41,20 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscription;
+import reactor.core.Disposable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
+import reactor.core.publisher.SignalType;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * The RSocket engine for one connection: decodes and dispatches inbound frames, keeps the stream registry, runs
@@ -82,7 +93,12 @@ public final class RSocketConnection implements FrameHandler, Connection {
     private volatile int state;
     private int nextStreamId;
     private RSocket handler;
-    private ResponderObserver observer = ResponderObserver.NOOP;
+    // Leasing (null when not negotiated on this connection):
+    private RequesterLeaseTracker requesterLease;
+    private ResponderLeaseTracker responderLease;
+    private StatsRecorder<Object> stats;
+    private Disposable leaseSender;
+    private boolean strictLease;
     private boolean inReadBurst;
     private ArrayDeque<ByteBuf> queuedWhileAccepting;
     private int queuedBytes;
@@ -109,7 +125,19 @@ public final class RSocketConnection implements FrameHandler, Connection {
      * as the protocol lets a client do. Must be called on the transport's event loop.
      */
     public static RSocketConnection client(DuplexConnection transport, ConnectionConfig config, ByteBuf setupFrame,
-                                           java.util.function.Function<Connection, RSocket> handlerFactory) {
+                                           Function<Connection, RSocket> handlerFactory) {
+        return client(transport, config, setupFrame, handlerFactory, null, false);
+    }
+
+    /**
+     * A client connection with leasing: the SETUP frame must carry the L flag; {@code leases} builds what this
+     * client's responder leases to the server; {@code strict} makes requests fail locally (not sent) without a
+     * lease permit.
+     */
+    public static RSocketConnection client(DuplexConnection transport, ConnectionConfig config, ByteBuf setupFrame,
+                                           Function<Connection, RSocket> handlerFactory,
+                                           BiFunction<Flux<Long>, Scheduler, Leases> leases,
+                                           boolean strict) {
         RSocketConnection c = new RSocketConnection(transport, true, config, null);
         c.state = OPEN;
         c.handler = handlerFactory.apply(c);
@@ -118,6 +146,10 @@ public final class RSocketConnection implements FrameHandler, Connection {
         setupFrame.release();
         c.writer.end();
         c.startKeepAlive(config.keepAliveInterval(), config.keepAliveMaxLifetime());
+        if (leases != null) {
+            c.strictLease = strict;
+            c.startLeasing(leases.apply(c.rtt(), c.scheduler()));
+        }
         transport.start(c);
         return c;
     }
@@ -150,13 +182,17 @@ public final class RSocketConnection implements FrameHandler, Connection {
     }
 
     /** The acceptor accepted: serve with {@code responder}, keep-alive as the client asked, replay queued frames. */
-    void completeSetup(RSocket responder, Duration keepAliveInterval, Duration maxLifetime) {
+    void completeSetup(RSocket responder, Duration keepAliveInterval, Duration maxLifetime,
+                       Function<Scheduler, Leases> leases) {
         if (state != ACCEPTING) {
             return;
         }
         handler = responder;
         state = OPEN;
         startKeepAlive(keepAliveInterval, maxLifetime);
+        if (leases != null) {
+            startLeasing(leases.apply(scheduler()));
+        }
         ArrayDeque<ByteBuf> queued = queuedWhileAccepting;
         queuedWhileAccepting = null;
         if (queued != null) {
@@ -242,9 +278,15 @@ public final class RSocketConnection implements FrameHandler, Connection {
             case FrameType.ERROR -> onErrorFrame(streamId, buf, off, len);
             case FrameType.KEEPALIVE -> onKeepAlive(flags, buf, off, len);
             case FrameType.METADATA_PUSH -> onMetadataPush(streamId, buf, off, len);
+            case FrameType.LEASE -> {
+                if (requesterLease != null) {
+                    requesterLease.onLease(config.nanoClock().getAsLong(), LeaseFrame.ttlMillis(buf, off),
+                        LeaseFrame.numberOfRequests(buf, off));
+                }
+            }
             case FrameType.RESUME -> connectionError(ErrorCodes.CONNECTION_ERROR,
                 "RESUME received on an established connection");
-            // A second SETUP, SETUP at a client, LEASE without leasing, RESUME_OK and EXT are ignored, as the
+            // A second SETUP, SETUP at a client, RESUME_OK and EXT are ignored, as the
             // spec's "handling the unexpected" says.
             default -> {
             }
@@ -324,21 +366,65 @@ public final class RSocketConnection implements FrameHandler, Connection {
             : type == FrameType.REQUEST_CHANNEL ? RequestChannelFrame.initialRequestN(buf, off) : 0;
         int payloadStart = type == FrameType.REQUEST_STREAM || type == FrameType.REQUEST_CHANNEL
             ? FrameHeader.SIZE + 4 : FrameHeader.SIZE;
+        ResponderObserver obs = ResponderObserver.NOOP;
+        if (responderLease != null) {
+            // One permit per request, taken when its first frame arrives: never per fragment.
+            obs = leaseCheck(type, streamId, buf, off, len, payloadStart);
+            if (obs == null) {
+                return;
+            }
+        }
         if ((flags & FrameFlags.FOLLOWS) != 0) {
-            Reassembly r = new Reassembly(type, initialN, flags, config.maxInboundPayloadSize());
+            Reassembly r = new Reassembly(type, initialN, flags, config.maxInboundPayloadSize(), obs);
             reassemblies.put(streamId, r);
             addFragment(streamId, r, buf, off, len, payloadStart);
             return;
         }
         Payload payload = Frames.payload(buf, off, len, payloadStart);
-        startResponder(type, streamId, initialN, (flags & FrameFlags.COMPLETE) != 0, payload);
+        startResponder(type, streamId, initialN, (flags & FrameFlags.COMPLETE) != 0, payload, obs);
+    }
+
+    /**
+     * Applies the lease to an arriving request: reports it to the stats recorder, takes a permit or rejects it
+     * (ERROR[REJECTED] lease_expired / lease_exhausted; fire-and-forget is dropped).
+     *
+     * @return the observer for the accepted request's response, or null when it was rejected
+     */
+    private ResponderObserver leaseCheck(int type, int streamId, ByteBuf buf, int off, int len, int payloadStart) {
+        long now = config.nanoClock().getAsLong();
+        RequestType requestType = RequestType.fromFrameType(type);
+        Object call = null;
+        if (stats != null) {
+            int mdLen = PayloadSection.metadataLength(buf, off, len, payloadStart);
+            ByteBuf md = mdLen <= 0 ? Unpooled.EMPTY_BUFFER
+                : buf.slice(PayloadSection.metadataOffset(buf, off, payloadStart), mdLen);
+            call = stats.onRequestStarted(requestType, md);
+        }
+        String rejection = responderLease.tryAcquire(now);
+        if (rejection != null) {
+            if (type != FrameType.REQUEST_FNF) {
+                writeError(streamId, ErrorCodes.REJECTED, rejection);
+            }
+            if (stats != null) {
+                stats.onResponseStarted(requestType, call, SignalType.ON_ERROR, 0, true);
+                stats.onResponseTerminated(requestType, call, SignalType.ON_ERROR);
+            }
+            return null;
+        }
+        return stats == null ? ResponderObserver.NOOP
+            : new StatsObserver(stats, requestType, call, now, config.nanoClock());
     }
 
     private void startResponder(int type, int streamId, long initialN, boolean requesterComplete,
-                                Payload payload) {
+                                Payload payload, ResponderObserver observer) {
         try {
             switch (type) {
-                case FrameType.REQUEST_FNF -> handler.fireAndForget(payload).subscribe(Drain.INSTANCE);
+                case FrameType.REQUEST_FNF -> {
+                    // Nothing comes back: the response starts and ends with the handler's invocation.
+                    observer.onFirstSignal(streamId, ResponderObserver.COMPLETE);
+                    observer.onTerminated(streamId, ResponderObserver.COMPLETE);
+                    handler.fireAndForget(payload).subscribe(Drain.INSTANCE);
+                }
                 case FrameType.REQUEST_RESPONSE -> {
                     ResponderRequestResponse r = new ResponderRequestResponse(this, streamId, observer);
                     streams.put(streamId, r);
@@ -386,7 +472,7 @@ public final class RSocketConnection implements FrameHandler, Connection {
             return; // unknown stream: ignored
         }
         if ((flags & FrameFlags.FOLLOWS) != 0 && (flags & FrameFlags.COMPLETE) == 0) {
-            r = new Reassembly(FrameType.PAYLOAD, 0, flags, config.maxInboundPayloadSize());
+            r = new Reassembly(FrameType.PAYLOAD, 0, flags, config.maxInboundPayloadSize(), ResponderObserver.NOOP);
             reassemblies.put(streamId, r);
             addFragment(streamId, r, buf, off, len, FrameHeader.SIZE);
             return;
@@ -452,7 +538,7 @@ public final class RSocketConnection implements FrameHandler, Connection {
             }
         } else {
             startResponder(r.frameType, streamId, r.initialRequestN,
-                complete || (r.firstFlags & FrameFlags.COMPLETE) != 0, payload);
+                complete || (r.firstFlags & FrameFlags.COMPLETE) != 0, payload, r.observer);
         }
     }
 
@@ -569,8 +655,22 @@ public final class RSocketConnection implements FrameHandler, Connection {
         return writer;
     }
 
-    /** Why a new local request cannot start now, or null. */
+    /**
+     * Why a new local request cannot start now, or null; with leasing, also takes the request's lease permit
+     * (a request without one is still sent unless strict, for the responder to decide).
+     */
     Throwable refuseNewRequest() {
+        Throwable closed = refuseWhenClosed();
+        if (closed != null || requesterLease == null) {
+            return closed;
+        }
+        String noPermit = requesterLease.use(config.nanoClock().getAsLong());
+        return noPermit != null && strictLease ? new RejectedException(noPermit + " (strict requester lease: not"
+            + " sent)") : null;
+    }
+
+    /** Why nothing can be sent now (closed or closing), or null. */
+    Throwable refuseWhenClosed() {
         int s = state;
         if (s == CLOSED) {
             return closeCause instanceof RSocketErrorException e ? e
@@ -655,13 +755,35 @@ public final class RSocketConnection implements FrameHandler, Connection {
         writer.end();
     }
 
-    /** Installs the observer of responder streams (lease statistics). */
-    void observer(ResponderObserver o) {
-        observer = o;
-    }
-
     ByteBufAllocator alloc() {
         return alloc;
+    }
+
+    /** A Reactor scheduler over this connection's event loop. */
+    private Scheduler scheduler() {
+        return Schedulers.fromExecutorService(loop, "sluice-connection");
+    }
+
+    /** Turns leasing on for both directions of this connection and starts sending this side's leases. */
+    @SuppressWarnings("unchecked")
+    private void startLeasing(Leases leases) {
+        requesterLease = new RequesterLeaseTracker();
+        responderLease = new ResponderLeaseTracker();
+        stats = (StatsRecorder<Object>) leases.stats();
+        leaseSender = leases.leases().subscribe(
+            lease -> execute(() -> sendLease(lease)),
+            e -> log.warn("lease sender of {} failed; no more leases will be sent", this, e));
+    }
+
+    private void sendLease(Lease lease) {
+        if (state == CLOSED || state == CLOSING) {
+            return;
+        }
+        ByteBuf md = lease.metadata();
+        ByteBuf out = writer.begin(FrameHeader.SIZE + 8 + (md == null ? 0 : md.readableBytes()));
+        LeaseFrame.encode(out, lease.ttlMillis(), lease.allowedRequests(), md);
+        writer.end();
+        responderLease.onLeaseSent(config.nanoClock().getAsLong(), lease.ttlMillis(), lease.allowedRequests());
     }
 
     // =========================================================================================================
@@ -693,6 +815,9 @@ public final class RSocketConnection implements FrameHandler, Connection {
         if (keepAliveTask != null) {
             keepAliveTask.cancel(false);
         }
+        if (leaseSender != null) {
+            leaseSender.dispose();
+        }
         writer.flushNow();
         writer.close();
         transport.close();
@@ -716,6 +841,13 @@ public final class RSocketConnection implements FrameHandler, Connection {
         if (queuedWhileAccepting != null) {
             for (ByteBuf f; (f = queuedWhileAccepting.poll()) != null; ) {
                 f.release();
+            }
+        }
+        if (stats != null) {
+            try {
+                stats.onConnectionClosed();
+            } catch (Throwable t) {
+                log.warn("stats recorder failed on close", t);
             }
         }
         rtt.tryEmitComplete();
@@ -765,7 +897,11 @@ public final class RSocketConnection implements FrameHandler, Connection {
     @Override
     public double availability() {
         int s = state;
-        return s == OPEN || s == ACCEPTING ? 1.0 : 0.0;
+        if (s != OPEN && s != ACCEPTING) {
+            return 0.0;
+        }
+        RequesterLeaseTracker lease = requesterLease;
+        return lease == null ? 1.0 : lease.availability(config.nanoClock().getAsLong());
     }
 
     @Override

@@ -20,13 +20,17 @@ final class Reassembly {
     /** Flags of the first fragment. */
     final int firstFlags;
 
+    /** For a request: the lease statistics of its response. */
+    final ResponderObserver observer;
+
     private final int maxBytes;
     private CompositeByteBuf metadata;
     private CompositeByteBuf data;
     private long size;
 
-    Reassembly(int frameType, long initialRequestN, int firstFlags, int maxBytes) {
+    Reassembly(int frameType, long initialRequestN, int firstFlags, int maxBytes, ResponderObserver observer) {
         this.frameType = frameType;
+        this.observer = observer;
         this.initialRequestN = initialRequestN;
         this.firstFlags = firstFlags;
         this.maxBytes = maxBytes;

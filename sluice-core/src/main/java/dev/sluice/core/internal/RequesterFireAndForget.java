@@ -64,7 +64,7 @@ final class RequesterFireAndForget extends Mono<Void> implements Subscription, R
             return;
         }
         try {
-            Throwable refused = connection.refuseNewRequest();
+            Throwable refused = metadataPush ? connection.refuseWhenClosed() : connection.refuseNewRequest();
             if (refused != null) {
                 actual.onError(refused);
                 return;

@@ -1,6 +1,7 @@
 package dev.sluice.core.internal;
 
 import dev.sluice.core.ConnectionSetupPayload;
+import dev.sluice.core.Leases;
 import dev.sluice.core.RSocket;
 import dev.sluice.core.RSocketErrorException;
 import dev.sluice.core.SocketAcceptor;
@@ -8,8 +9,10 @@ import dev.sluice.frame.ErrorCodes;
 import dev.sluice.frame.SetupFrame;
 import io.netty.buffer.ByteBuf;
 import java.time.Duration;
+import java.util.function.Function;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
+import reactor.core.scheduler.Scheduler;
 
 /**
  * The server's SETUP handling: checks what this server supports (version 1.x, no resume, lease only when
@@ -18,11 +21,15 @@ import reactor.core.CoreSubscriber;
 public final class ServerSetup implements SetupHandler {
 
     private final SocketAcceptor acceptor;
+    private final Function<Scheduler, Leases> leases;
     private final boolean leaseSupported;
 
-    public ServerSetup(SocketAcceptor acceptor, boolean leaseSupported) {
+    /** @param leases builds each leasing connection's leases; null when this server does not lease */
+    public ServerSetup(SocketAcceptor acceptor,
+                       Function<Scheduler, Leases> leases) {
         this.acceptor = acceptor;
-        this.leaseSupported = leaseSupported;
+        this.leases = leases;
+        this.leaseSupported = leases != null;
     }
 
     @Override
@@ -58,7 +65,8 @@ public final class ServerSetup implements SetupHandler {
         connection.beginAccepting();
         try {
             acceptor.accept(setup, connection.requester())
-                .subscribe(new AcceptorSubscriber(connection, setup, keepAliveInterval, maxLifetime));
+                .subscribe(new AcceptorSubscriber(connection, setup, keepAliveInterval, maxLifetime,
+                    lease ? leases : null));
         } catch (Throwable t) {
             setup.release();
             connection.rejectSetup(ErrorCodes.REJECTED_SETUP, Errors.message(t));
@@ -72,10 +80,12 @@ public final class ServerSetup implements SetupHandler {
         private final ConnectionSetupPayload setup;
         private final Duration interval;
         private final Duration maxLifetime;
+        private final Function<Scheduler, Leases> leases;
         private boolean done;
 
         AcceptorSubscriber(RSocketConnection connection, ConnectionSetupPayload setup, Duration interval,
-                           Duration maxLifetime) {
+                           Duration maxLifetime, Function<Scheduler, Leases> leases) {
+            this.leases = leases;
             this.connection = connection;
             this.setup = setup;
             this.interval = interval;
@@ -92,7 +102,7 @@ public final class ServerSetup implements SetupHandler {
             done = true;
             connection.execute(() -> {
                 setup.release();
-                connection.completeSetup(handler, interval, maxLifetime);
+                connection.completeSetup(handler, interval, maxLifetime, leases);
             });
         }
 

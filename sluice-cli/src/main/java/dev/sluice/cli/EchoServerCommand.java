@@ -41,6 +41,16 @@ final class EchoServerCommand implements Callable<Integer> {
     @Option(names = "--backlog", description = "accept backlog (default: the kernel's net.core.somaxconn)")
     Integer backlog;
 
+    @Option(names = "--lease-allowed", description = "serve leases: this many requests per --lease-ttl per"
+        + " connection; requests beyond them are rejected (REJECTED lease_exhausted / lease_expired)")
+    Integer leaseAllowed;
+
+    @Option(names = "--lease-ttl", defaultValue = "1s", converter = DurationConverter.class,
+        description = "how long each lease lasts, and how often a new one is sent (default: ${DEFAULT-VALUE})")
+    Duration leaseTtl;
+
+    LeaseLog leaseLog;
+
     @Spec
     CommandSpec spec;
 
@@ -59,12 +69,24 @@ final class EchoServerCommand implements Callable<Integer> {
             if (backlog != null) {
                 transport.backlog(backlog);
             }
+            if (leaseAllowed != null) {
+                if (leaseAllowed < 0) {
+                    throw new IllegalArgumentException("--lease-allowed must be >= 0, got " + leaseAllowed);
+                }
+                if (leaseTtl.isNegative() || leaseTtl.isZero() || leaseTtl.toMillis() > Integer.MAX_VALUE) {
+                    throw new IllegalArgumentException("--lease-ttl must be between 1ms and 2^31-1 ms, got "
+                        + leaseTtl.toMillis() + "ms");
+                }
+                leaseLog = new LeaseLog(leaseAllowed, leaseTtl);
+                server.lease(leaseLog.configurer());
+            }
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         CloseableServer running = server.bind(transport).block();
-        log.info("echo-server listening on {} ({}, backlog {}, mtu {})", running.address(),
-            EventLoops.EPOLL ? "epoll" : "nio", transport.backlog(), mtu == 0 ? "off" : mtu);
+        log.info("echo-server listening on {} ({}, backlog {}, mtu {}, leases {})", running.address(),
+            EventLoops.EPOLL ? "epoll" : "nio", transport.backlog(), mtu == 0 ? "off" : mtu,
+            leaseLog == null ? "off" : leaseAllowed + " requests / " + leaseTtl.toMillis() + " ms");
         return running;
     }
 
@@ -77,6 +99,10 @@ final class EchoServerCommand implements Callable<Integer> {
             if (!now.equals(last[0])) {
                 last[0] = now;
                 log.info("{} connections={}", now, running.connectionCount());
+            }
+            String leases = leaseLog == null ? null : leaseLog.sinceLastCall();
+            if (leases != null) {
+                log.info(leases);
             }
         });
         CountDownLatch stopped = new CountDownLatch(1);

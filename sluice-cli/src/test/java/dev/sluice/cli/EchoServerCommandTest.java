@@ -1,11 +1,13 @@
 package dev.sluice.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.Connection;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocketConnector;
+import dev.sluice.core.RejectedException;
 import dev.sluice.transport.netty.TcpClientTransport;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -53,6 +55,33 @@ class EchoServerCommandTest {
     }
 
     @Test
+    void servesLeasesAndCountsAcceptedAndRejected() {
+        EchoServerCommand cmd = new EchoServerCommand();
+        new CommandLine(cmd).parseArgs("--address", "127.0.0.1:0", "--lease-allowed", "3", "--lease-ttl", "60s");
+        CloseableServer server = cmd.start();
+        Connection c = RSocketConnector.create().lease()
+            .connect(TcpClientTransport.create("127.0.0.1", server.port())).block(TIMEOUT);
+        try {
+            for (int i = 0; i < 100 && c.availability() < 1.0; i++) {
+                Thread.sleep(10);
+            }
+            for (int i = 0; i < 3; i++) {
+                c.requestResponse(Payload.create("ok")).block(TIMEOUT).release();
+            }
+            assertThatThrownBy(() -> c.requestResponse(Payload.create("over")).block(TIMEOUT))
+                .isInstanceOf(RejectedException.class).hasMessage("lease_exhausted");
+            assertThat(cmd.leaseLog.sinceLastCall())
+                .isEqualTo("leases: accepted=3 rejected=1 last lease sent=3 requests / 60000 ms");
+            assertThat(cmd.leaseLog.sinceLastCall()).as("nothing new to log").isNull();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        } finally {
+            c.dispose();
+            server.dispose();
+        }
+    }
+
+    @Test
     void wrongArgumentsExitWithTwoAndAClearMessage() {
         assertThat(run("echo-server", "--address", "nonsense")).startsWith("2|")
             .contains("expected host:port, got 'nonsense'");
@@ -62,6 +91,10 @@ class EchoServerCommandTest {
             .contains("mtu must be 0 (no fragmentation) or between 64");
         assertThat(run("echo-server", "--no-such-option")).startsWith("2|").contains("Unknown option");
         assertThat(run()).startsWith("2|").contains("missing command");
+        assertThat(run("echo-server", "--lease-allowed", "-1", "--address", "127.0.0.1:0")).startsWith("2|")
+            .contains("--lease-allowed must be >= 0, got -1");
+        assertThat(run("echo-server", "--lease-allowed", "5", "--lease-ttl", "soon")).startsWith("2|")
+            .contains("expected a duration such as 250ms, 1s, 2m or PT1S, got 'soon'");
     }
 
     @Test

@@ -13,6 +13,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * <p>It must be installed before the first {@code ByteBuf} class initialises (Netty creates its detector once, in a
  * static field): {@link LeakGateSessionListener} does that when the JUnit launcher session opens.
  *
+ * <p>Netty tracks pooled and direct buffers only: a test whose buffers come from {@code Unpooled.buffer()} (heap)
+ * is not covered. Allocate test buffers from {@code PooledByteBufAllocator.DEFAULT}.
+ *
  * <p>Thread-safe: reports arrive on whichever thread allocates next.
  */
 public final class LeakRecorder {

@@ -17,6 +17,7 @@ import dev.sluice.core.transport.FrameHandler;
 import dev.sluice.frame.CancelFrame;
 import dev.sluice.frame.ErrorCodes;
 import dev.sluice.frame.ErrorFrame;
+import dev.sluice.frame.ExtFrame;
 import dev.sluice.frame.FrameFlags;
 import dev.sluice.frame.FrameHeader;
 import dev.sluice.frame.FrameType;
@@ -240,7 +241,8 @@ public final class RSocketConnection implements FrameHandler, Connection {
         }
         String problem = FrameValidator.validate(buf, off, len);
         if (problem != null) {
-            if (len >= FrameHeader.SIZE && FrameValidator.ignorable(buf, off)) {
+            if (len >= FrameHeader.SIZE
+                && (FrameValidator.ignorable(buf, off) || s != AWAITING_SETUP && ignoredOnItsStream(buf, off))) {
                 return;
             }
             connectionError(s == AWAITING_SETUP ? ErrorCodes.INVALID_SETUP : ErrorCodes.CONNECTION_ERROR,
@@ -286,8 +288,16 @@ public final class RSocketConnection implements FrameHandler, Connection {
             }
             case FrameType.RESUME -> connectionError(ErrorCodes.CONNECTION_ERROR,
                 "RESUME received on an established connection");
-            // A second SETUP, SETUP at a client, RESUME_OK and EXT are ignored, as the
-            // spec's "handling the unexpected" says.
+            // No extension is understood here, so an EXT frame is one "not understood": ignored when its I flag
+            // allows it, a connection error otherwise (the spec's "Handling Ignore Flag").
+            case FrameType.EXT -> {
+                if ((flags & FrameFlags.IGNORE) == 0) {
+                    connectionError(ErrorCodes.CONNECTION_ERROR, "EXT frame with extended type "
+                        + ExtFrame.extendedType(buf, off) + " not understood and its I flag is clear");
+                }
+            }
+            // A second SETUP, SETUP at a client and RESUME_OK are ignored, as the spec's "handling the
+            // unexpected" says.
             default -> {
             }
         }
@@ -312,6 +322,19 @@ public final class RSocketConnection implements FrameHandler, Connection {
     public void onClose(Throwable cause) {
         terminate(cause != null ? new ConnectionClosedException("connection lost: " + cause.getMessage(), cause)
             : new ConnectionClosedException("connection closed by peer"));
+    }
+
+    /**
+     * Whether a frame the validator refused for its stream id is one the spec says to ignore rather than fail the
+     * connection on: CANCEL, PAYLOAD or REQUEST_N on stream 0 (a stream nobody has, so "an unknown stream") and
+     * METADATA_PUSH on a non-zero stream.
+     */
+    private static boolean ignoredOnItsStream(ByteBuf buf, int off) {
+        int type = FrameHeader.frameType(buf, off);
+        if (FrameHeader.streamId(buf, off) == 0) {
+            return type == FrameType.CANCEL || type == FrameType.PAYLOAD || type == FrameType.REQUEST_N;
+        }
+        return type == FrameType.METADATA_PUSH;
     }
 
     private void onFirstFrame(int type, ByteBuf buf, int off, int len) {
@@ -633,6 +656,7 @@ public final class RSocketConnection implements FrameHandler, Connection {
         ByteBuf out = writer.begin(FrameHeader.SIZE + 8 + Long.BYTES);
         KeepAliveFrame.encode(out, true, 0, stamp);
         writer.end();
+        stamp.release();
     }
 
     // =========================================================================================================

@@ -4,7 +4,7 @@ import dev.sluice.core.transport.DuplexConnection;
 import dev.sluice.core.transport.FrameHandler;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.concurrent.EventExecutor;
 import java.net.InetSocketAddress;
@@ -25,7 +25,7 @@ final class FakeTransport implements DuplexConnection {
 
     @Override
     public ByteBufAllocator alloc() {
-        return UnpooledByteBufAllocator.DEFAULT;
+        return PooledByteBufAllocator.DEFAULT;
     }
 
     @Override

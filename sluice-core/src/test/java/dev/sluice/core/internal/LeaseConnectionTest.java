@@ -19,8 +19,7 @@ import dev.sluice.frame.RequestResponseFrame;
 import dev.sluice.frame.SetupFrame;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
-import java.nio.charset.StandardCharsets;
+import io.netty.buffer.PooledByteBufAllocator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,7 +93,7 @@ class LeaseConnectionTest {
         connection = client(false);
         transport.receive(lease(1000, 10));
         assertThat(connection.availability()).isEqualTo(1.0);
-        ByteBuf close = Unpooled.buffer();
+        ByteBuf close = PooledByteBufAllocator.DEFAULT.buffer();
         ErrorFrame.encode(close, 0, ErrorCodes.CONNECTION_CLOSE, "bye");
         transport.receive(close);
         assertThat(connection.availability()).isEqualTo(0.0);
@@ -197,7 +196,7 @@ class LeaseConnectionTest {
     // ---------------------------------------------------------------------------------------------------------
 
     private RSocketConnection client(boolean strict) {
-        ByteBuf setup = Unpooled.buffer();
+        ByteBuf setup = PooledByteBufAllocator.DEFAULT.buffer();
         SetupFrame.encode(setup, true, 60_000, 300_000, null, "application/binary", "application/binary", null,
             null);
         return RSocketConnection.client(transport, config, setup, c -> new RSocket() { },
@@ -207,7 +206,7 @@ class LeaseConnectionTest {
     private RSocketConnection server(RSocket handler, Leases leases) {
         RSocketConnection c = RSocketConnection.server(transport, config,
             new ServerSetup(SocketAcceptor.with(handler), scheduler -> leases), Duration.ofSeconds(10));
-        ByteBuf setup = Unpooled.buffer();
+        ByteBuf setup = PooledByteBufAllocator.DEFAULT.buffer();
         SetupFrame.encode(setup, true, 60_000, 300_000, null, "application/binary", "application/binary", null,
             null);
         transport.receive(setup);
@@ -215,20 +214,24 @@ class LeaseConnectionTest {
     }
 
     private static ByteBuf lease(int ttlMillis, int n) {
-        ByteBuf b = Unpooled.buffer();
+        ByteBuf b = PooledByteBufAllocator.DEFAULT.buffer();
         LeaseFrame.encode(b, ttlMillis, n, null);
         return b;
     }
 
     private static ByteBuf requestResponse(int streamId) {
-        ByteBuf b = Unpooled.buffer();
-        RequestResponseFrame.encode(b, streamId, false, null, Unpooled.copiedBuffer("q", StandardCharsets.UTF_8));
+        ByteBuf b = PooledByteBufAllocator.DEFAULT.buffer();
+        ByteBuf data = ByteBufUtil.writeUtf8(PooledByteBufAllocator.DEFAULT, "q");
+        RequestResponseFrame.encode(b, streamId, false, null, data);
+        data.release();
         return b;
     }
 
     private static ByteBuf fireAndForget(int streamId) {
-        ByteBuf b = Unpooled.buffer();
-        RequestFnfFrame.encode(b, streamId, false, null, Unpooled.copiedBuffer("f", StandardCharsets.UTF_8));
+        ByteBuf b = PooledByteBufAllocator.DEFAULT.buffer();
+        ByteBuf data = ByteBufUtil.writeUtf8(PooledByteBufAllocator.DEFAULT, "f");
+        RequestFnfFrame.encode(b, streamId, false, null, data);
+        data.release();
         return b;
     }
 

@@ -26,6 +26,12 @@ public interface Connection extends RSocket {
      */
     Mono<Void> closeGracefully(Duration drainTimeout);
 
+    /**
+     * Whether a graceful close is under way (ERROR[CONNECTION_CLOSE] sent or received): in-flight streams finish,
+     * no new request starts. A balancer leaves draining connections out.
+     */
+    boolean isDraining();
+
     /** The peer's address. */
     SocketAddress remoteAddress();
 }

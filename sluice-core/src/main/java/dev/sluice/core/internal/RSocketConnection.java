@@ -100,6 +100,8 @@ public final class RSocketConnection implements FrameHandler, Connection {
     private StatsRecorder<Object> stats;
     private Disposable leaseSender;
     private boolean strictLease;
+    /** Client: the server has shown it accepted our SETUP (see onFrame); servers never read it. */
+    private boolean established;
     private boolean inReadBurst;
     private ArrayDeque<ByteBuf> queuedWhileAccepting;
     private int queuedBytes;
@@ -260,6 +262,10 @@ public final class RSocketConnection implements FrameHandler, Connection {
         }
         int streamId = FrameHeader.streamId(buf, off);
         int flags = FrameHeader.flags(buf, off);
+        if (!established && (streamId != 0 || type == FrameType.LEASE)) {
+            // The spec: a client takes its SETUP as accepted once it sees a response, a LEASE or a request.
+            established = true;
+        }
         switch (type) {
             case FrameType.PAYLOAD -> onPayload(streamId, flags, buf, off, len);
             case FrameType.REQUEST_RESPONSE, FrameType.REQUEST_FNF, FrameType.REQUEST_STREAM,
@@ -592,9 +598,13 @@ public final class RSocketConnection implements FrameHandler, Connection {
                 closeCause = new ConnectionCloseException(message);
                 closeWhenDrained();
             }
-        } else if (client || code == ErrorCodes.CONNECTION_ERROR || !ErrorCodes.isConnectionLevel(code)) {
-            // A server ignores setup error codes (spec); anything else at stream 0 ends the connection.
-            terminate(Errors.fromFrame(code, message));
+        } else {
+            // The spec's "handling the unexpected": a server ignores the setup error codes, and so does a client
+            // once the connection is established; anything else at stream 0 ends the connection.
+            boolean setupCode = ErrorCodes.isConnectionLevel(code) && code != ErrorCodes.CONNECTION_ERROR;
+            if (!setupCode || client && !established) {
+                terminate(Errors.fromFrame(code, message));
+            }
         }
     }
 
@@ -951,6 +961,11 @@ public final class RSocketConnection implements FrameHandler, Connection {
             }
         });
         return onClose();
+    }
+
+    @Override
+    public boolean isDraining() {
+        return state == CLOSING;
     }
 
     @Override

@@ -1,0 +1,281 @@
+package dev.sluice.loadbalance;
+
+import dev.sluice.core.Connection;
+import dev.sluice.core.Payload;
+import dev.sluice.core.RSocket;
+import dev.sluice.core.RSocketConnector;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * An {@link RSocket} over a changing set of targets that sends each request where there is most capacity: the
+ * connected, non-draining target with the highest {@link RSocket#availability()} (with leases: what is left of
+ * its lease). Ties go round-robin. When every target is at about 0 it falls back to round-robin: the responders
+ * reject such requests at once, which is the point — the balancer does not guess.
+ *
+ * <p>Lost targets are reconnected with exponential backoff and take traffic again when they return. A request
+ * whose target dies mid-flight fails with that connection's error; it never vanishes. With no target connected,
+ * requests fail at once with {@link NoTargetAvailableException}.
+ *
+ * <p>Thread-safe. The target is chosen when the request method is called.
+ */
+public final class LeastLoadedBalancer implements RSocket {
+
+    /** Availability at or below this counts as exhausted. */
+    static final double EXHAUSTED = 1e-3;
+    private static final TargetSocket[] NONE = new TargetSocket[0];
+
+    private final Function<Target, Mono<Connection>> connect;
+    private final Duration minBackoff;
+    private final Duration maxBackoff;
+    private final Duration drain;
+    private final Scheduler scheduler;
+    private final Map<String, TargetSocket> targets = new LinkedHashMap<>();
+    private final AtomicInteger next = new AtomicInteger();
+    private final Sinks.Empty<Void> closed = Sinks.empty();
+    private volatile TargetSocket[] connected = NONE;
+    private volatile boolean disposed;
+
+    LeastLoadedBalancer(Function<Target, Mono<Connection>> connect, Duration minBackoff, Duration maxBackoff,
+                        Duration drain, Scheduler scheduler) {
+        this.connect = connect;
+        this.minBackoff = minBackoff;
+        this.maxBackoff = maxBackoff;
+        this.drain = drain;
+        this.scheduler = scheduler;
+    }
+
+    /** A balancer that connects to its targets with {@code connector}. */
+    public static Builder builder(RSocketConnector connector) {
+        return new Builder(t -> connector.connect(t.transport()));
+    }
+
+    /** Configures a balancer. */
+    public static final class Builder {
+        private final Function<Target, Mono<Connection>> connect;
+        private Duration minBackoff = Duration.ofMillis(100);
+        private Duration maxBackoff = Duration.ofSeconds(5);
+        private Duration drain = Duration.ofSeconds(5);
+
+        Builder(Function<Target, Mono<Connection>> connect) {
+            this.connect = connect;
+        }
+
+        /** Reconnect delays: from {@code min}, doubling per failure, capped at {@code max} (100 ms, 5 s). */
+        public Builder backoff(Duration min, Duration max) {
+            if (min.isNegative() || min.isZero() || max.compareTo(min) < 0) {
+                throw new IllegalArgumentException("backoff needs 0 < min <= max, got min=" + min + ", max=" + max);
+            }
+            this.minBackoff = min;
+            this.maxBackoff = max;
+            return this;
+        }
+
+        /** How long a removed target's in-flight requests may take to finish (default 5 s). */
+        public Builder drainTimeout(Duration drain) {
+            this.drain = drain;
+            return this;
+        }
+
+        /** Builds the balancer and connects to {@code targets}. */
+        public LeastLoadedBalancer build(Collection<Target> targets) {
+            LeastLoadedBalancer b = new LeastLoadedBalancer(connect, minBackoff, maxBackoff, drain,
+                Schedulers.parallel());
+            b.update(targets);
+            return b;
+        }
+    }
+
+    /**
+     * Replaces the set of targets: new keys are connected, missing ones drain (in-flight requests finish) and are
+     * closed, kept ones are left alone.
+     */
+    public synchronized void update(Collection<Target> newTargets) {
+        if (disposed) {
+            return;
+        }
+        Set<String> keys = new HashSet<>();
+        for (Target t : newTargets) {
+            keys.add(t.key());
+            if (!targets.containsKey(t.key())) {
+                TargetSocket s = new TargetSocket(t, connect, this::refresh, minBackoff, maxBackoff, scheduler);
+                targets.put(t.key(), s);
+                s.start();
+            }
+        }
+        targets.values().removeIf(s -> {
+            if (keys.contains(s.target.key())) {
+                return false;
+            }
+            s.remove(drain);
+            return true;
+        });
+        refresh();
+    }
+
+    /** Rebuilds the snapshot of connected targets that request selection reads without locking. */
+    private synchronized void refresh() {
+        List<TargetSocket> live = new ArrayList<>();
+        for (TargetSocket s : targets.values()) {
+            if (s.connection() != null) {
+                live.add(s);
+            }
+        }
+        connected = live.toArray(NONE);
+    }
+
+    /** Keys of the targets connected now. */
+    public List<String> connectedTargets() {
+        List<String> out = new ArrayList<>();
+        for (TargetSocket s : connected) {
+            Connection c = s.connection();
+            if (usable(c)) {
+                out.add(s.target.key());
+            }
+        }
+        return out;
+    }
+
+    /** The connection the next request goes to, or null when none is usable. */
+    Connection select() {
+        TargetSocket[] live = connected;
+        int n = live.length;
+        if (n == 0) {
+            return null;
+        }
+        int start = Math.floorMod(next.getAndIncrement(), n);
+        Connection best = null;
+        double bestAvailability = EXHAUSTED;
+        Connection fallback = null;
+        for (int i = 0; i < n; i++) {
+            Connection c = live[(start + i) % n].connection();
+            if (!usable(c)) {
+                continue;
+            }
+            if (fallback == null) {
+                fallback = c;
+            }
+            double a = c.availability();
+            if (a > bestAvailability) {
+                best = c;
+                bestAvailability = a;
+            }
+        }
+        return best != null ? best : fallback;
+    }
+
+    private static boolean usable(Connection c) {
+        return c != null && !c.isDisposed() && !c.isDraining();
+    }
+
+    private NoTargetAvailableException noTarget() {
+        StringBuilder why = new StringBuilder("no target available: ");
+        synchronized (this) {
+            why.append(targets.size()).append(" target(s), none connected");
+            for (TargetSocket s : targets.values()) {
+                why.append("; ").append(s.target.key()).append(": ").append(s.lastError());
+            }
+        }
+        return new NoTargetAvailableException(why.toString());
+    }
+
+    @Override
+    public Mono<Void> fireAndForget(Payload payload) {
+        Connection c = select();
+        if (c == null) {
+            payload.release();
+            return Mono.error(noTarget());
+        }
+        return c.fireAndForget(payload);
+    }
+
+    @Override
+    public Mono<Payload> requestResponse(Payload payload) {
+        Connection c = select();
+        if (c == null) {
+            payload.release();
+            return Mono.error(noTarget());
+        }
+        return c.requestResponse(payload);
+    }
+
+    @Override
+    public Flux<Payload> requestStream(Payload payload) {
+        Connection c = select();
+        if (c == null) {
+            payload.release();
+            return Flux.error(noTarget());
+        }
+        return c.requestStream(payload);
+    }
+
+    @Override
+    public Flux<Payload> requestChannel(Publisher<Payload> payloads) {
+        Connection c = select();
+        if (c == null) {
+            return Flux.error(noTarget()); // the payloads were never requested, so none is held
+        }
+        return c.requestChannel(payloads);
+    }
+
+    @Override
+    public Mono<Void> metadataPush(Payload payload) {
+        Connection c = select();
+        if (c == null) {
+            payload.release();
+            return Mono.error(noTarget());
+        }
+        return c.metadataPush(payload);
+    }
+
+    /** The highest availability among connected targets (0.0 when none). */
+    @Override
+    public double availability() {
+        double best = 0.0;
+        for (TargetSocket s : connected) {
+            Connection c = s.connection();
+            if (usable(c)) {
+                best = Math.max(best, c.availability());
+            }
+        }
+        return best;
+    }
+
+    @Override
+    public Mono<Void> onClose() {
+        return closed.asMono();
+    }
+
+    @Override
+    public synchronized void dispose() {
+        if (disposed) {
+            return;
+        }
+        disposed = true;
+        for (TargetSocket s : targets.values()) {
+            s.remove(Duration.ZERO);
+        }
+        targets.clear();
+        connected = NONE;
+        closed.tryEmitEmpty();
+    }
+
+    @Override
+    public boolean isDisposed() {
+        return disposed;
+    }
+}

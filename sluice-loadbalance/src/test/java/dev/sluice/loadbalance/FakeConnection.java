@@ -1,0 +1,75 @@
+package dev.sluice.loadbalance;
+
+import dev.sluice.core.Connection;
+import dev.sluice.core.Payload;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+/** A connection whose availability the test sets; answers request-response with its key. */
+final class FakeConnection implements Connection {
+
+    final String key;
+    final AtomicInteger requests = new AtomicInteger();
+    volatile double availability = 1.0;
+    volatile boolean draining;
+    private final Sinks.Empty<Void> closed = Sinks.empty();
+    private volatile boolean disposed;
+
+    FakeConnection(String key) {
+        this.key = key;
+    }
+
+    @Override
+    public Mono<Payload> requestResponse(Payload payload) {
+        payload.release();
+        requests.incrementAndGet();
+        return Mono.fromSupplier(() -> Payload.create(key));
+    }
+
+    @Override
+    public double availability() {
+        return availability;
+    }
+
+    @Override
+    public Flux<Long> rtt() {
+        return Flux.empty();
+    }
+
+    @Override
+    public Mono<Void> closeGracefully(Duration drainTimeout) {
+        dispose();
+        return Mono.empty();
+    }
+
+    @Override
+    public boolean isDraining() {
+        return draining;
+    }
+
+    @Override
+    public SocketAddress remoteAddress() {
+        return InetSocketAddress.createUnresolved(key, 1);
+    }
+
+    @Override
+    public Mono<Void> onClose() {
+        return closed.asMono();
+    }
+
+    @Override
+    public void dispose() {
+        disposed = true;
+        closed.tryEmitEmpty();
+    }
+
+    @Override
+    public boolean isDisposed() {
+        return disposed;
+    }
+}

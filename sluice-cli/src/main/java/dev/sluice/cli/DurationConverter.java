@@ -6,11 +6,11 @@ import java.util.regex.Pattern;
 import picocli.CommandLine;
 
 /** Parses durations as people write them: {@code 250ms}, {@code 1s}, {@code 2m}, {@code 1h} (and ISO-8601). */
-final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+public final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
 
     private static final Pattern SIMPLE = Pattern.compile("(\\d+)(ms|s|m|h)");
 
-    static Duration parse(String text) {
+    public static Duration parse(String text) {
         Matcher m = SIMPLE.matcher(text.trim());
         if (m.matches()) {
             long n = Long.parseLong(m.group(1));

@@ -7,9 +7,9 @@ import picocli.CommandLine;
  * A {@code host:port} argument. Parsing errors name the option and quote the value, as picocli reports them with
  * exit code 2.
  */
-record HostPort(String host, int port) {
+public record HostPort(String host, int port) {
 
-    static HostPort parse(String text) {
+    public static HostPort parse(String text) {
         int colon = text.lastIndexOf(':');
         if (colon <= 0 || colon == text.length() - 1) {
             throw new IllegalArgumentException("expected host:port, got '" + text + "'");
@@ -30,7 +30,7 @@ record HostPort(String host, int port) {
         return new HostPort(host, port);
     }
 
-    InetSocketAddress toAddress() {
+    public InetSocketAddress toAddress() {
         return new InetSocketAddress(host, port);
     }
 
@@ -40,7 +40,7 @@ record HostPort(String host, int port) {
     }
 
     /** picocli converter. */
-    static final class Converter implements CommandLine.ITypeConverter<HostPort> {
+    public static final class Converter implements CommandLine.ITypeConverter<HostPort> {
         @Override
         public HostPort convert(String value) {
             try {

@@ -1,5 +1,7 @@
 package dev.sluice.cli;
 
+import dev.sluice.cli.proxy.ProxyCommand;
+import dev.sluice.cli.server.ServerCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,7 +11,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "sluice", mixinStandardHelpOptions = true, version = "sluice 0.1.0",
     description = "A reactive RSocket stack with overload control in every layer.",
-    subcommands = {EchoServerCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {EchoServerCommand.class, ServerCommand.class, ProxyCommand.class,
+        CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

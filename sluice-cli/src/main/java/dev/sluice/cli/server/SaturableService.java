@@ -1,0 +1,56 @@
+package dev.sluice.cli.server;
+
+import dev.sluice.core.Payload;
+import dev.sluice.core.RSocket;
+import java.time.Duration;
+import java.util.SplittableRandom;
+import java.util.function.LongSupplier;
+import reactor.core.publisher.Mono;
+
+/**
+ * The demo's service: its latency grows with the number of requests it received in the current one-second
+ * window ({@link ConcurrencyDelay}), so that accepting too much makes everyone slow. Request-response answers,
+ * after the delay, with the server's own address so that clients can count per server.
+ *
+ * <p>Thread-safe (the window counter is guarded by this object; the rate is at most thousands per second).
+ */
+public final class SaturableService implements RSocket {
+
+    private final ConcurrencyDelay delays;
+    private volatile String address;
+    private final LongSupplier nanoClock;
+    private final SplittableRandom random = new SplittableRandom();
+    private long windowStart;
+    private long inWindow;
+
+    public SaturableService(ConcurrencyDelay delays, String address, LongSupplier nanoClock) {
+        this.delays = delays;
+        this.address = address;
+        this.nanoClock = nanoClock;
+        this.windowStart = nanoClock.getAsLong();
+    }
+
+    /** What request-response answers with (the server's address, known once it is bound). */
+    public void answerWith(String address) {
+        this.address = address;
+    }
+
+    /** Counts a request in the current window and returns its delay in nanoseconds. */
+    synchronized long nextDelayNanos() {
+        long now = nanoClock.getAsLong();
+        long elapsed = now - windowStart;
+        if (elapsed >= 1_000_000_000L) {
+            windowStart += elapsed / 1_000_000_000L * 1_000_000_000L;
+            inWindow = 0;
+        }
+        inWindow++;
+        return delays.delayNanos(inWindow, random);
+    }
+
+    @Override
+    public Mono<Payload> requestResponse(Payload payload) {
+        payload.release();
+        long delay = nextDelayNanos();
+        return Mono.delay(Duration.ofNanos(delay)).map(t -> Payload.create(address));
+    }
+}

@@ -1,0 +1,115 @@
+package dev.sluice.cli.server;
+
+import dev.sluice.cli.DurationConverter;
+import dev.sluice.cli.HostPort;
+import dev.sluice.core.CloseableServer;
+import dev.sluice.core.Leases;
+import dev.sluice.core.RSocketServer;
+import dev.sluice.core.SocketAcceptor;
+import dev.sluice.transport.netty.TcpServerTransport;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import reactor.core.publisher.Flux;
+
+/** {@code sluice server}: the saturable demo service, leasing its capacity. */
+@Command(name = "server", mixinStandardHelpOptions = true,
+    description = "Serves the saturable demo service: request-response answers with this server's address after"
+        + " a delay that grows with the requests received in the current second (--concurrency-delay). With"
+        + " --lease-allowed it leases that many requests per --lease-ttl to each client and rejects the rest"
+        + " before they reach the service. Logs accepted, rejected, p99 latency and the lease each second.")
+public final class ServerCommand implements Callable<Integer> {
+
+    private static final Logger log = LoggerFactory.getLogger("sluice.server");
+
+    @Option(names = "--address", defaultValue = "127.0.0.1:7001", converter = HostPort.Converter.class,
+        description = "host:port to listen on (default: ${DEFAULT-VALUE})")
+    HostPort address;
+
+    @Option(names = "--lease-allowed", defaultValue = "${env:ALLOWED_REQUESTS}",
+        description = "requests leased per --lease-ttl to each client (env ALLOWED_REQUESTS; default: no leases)")
+    Integer leaseAllowed;
+
+    @Option(names = "--lease-ttl", defaultValue = "1s", converter = DurationConverter.class,
+        description = "lease duration and re-issue interval (default: ${DEFAULT-VALUE})")
+    Duration leaseTtl;
+
+    @Option(names = "--concurrency-delay",
+        defaultValue = "${env:CONCURRENCY_DELAY:-" + ConcurrencyDelay.DEFAULT + "}",
+        description = "latency table 'N => MILLIS; ...; => MILLIS' (env CONCURRENCY_DELAY; default:"
+            + " '${DEFAULT-VALUE}')")
+    String concurrencyDelay;
+
+    @Spec
+    CommandSpec spec;
+
+    private ServerStats stats;
+
+    /** A server with the given settings, for the demo (no command line). */
+    public static ServerCommand of(String host, int port, Integer leaseAllowed, Duration leaseTtl) {
+        ServerCommand c = new ServerCommand();
+        c.address = new HostPort(host, port);
+        c.leaseAllowed = leaseAllowed;
+        c.leaseTtl = leaseTtl;
+        c.concurrencyDelay = ConcurrencyDelay.DEFAULT;
+        return c;
+    }
+
+    /** What this server's responders did (available after {@link #start()}). */
+    public ServerStats stats() {
+        return stats;
+    }
+
+    /** Validates the options and starts the server; the caller owns the returned server. */
+    public CloseableServer start() {
+        ConcurrencyDelay delays;
+        try {
+            delays = ConcurrencyDelay.parse(concurrencyDelay);
+            if (leaseAllowed != null && leaseAllowed < 0) {
+                throw new IllegalArgumentException("--lease-allowed must be >= 0, got " + leaseAllowed);
+            }
+            if (leaseTtl.isNegative() || leaseTtl.isZero() || leaseTtl.toMillis() > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("--lease-ttl must be between 1ms and 2^31-1 ms, got "
+                    + leaseTtl.toMillis() + "ms");
+            }
+        } catch (IllegalArgumentException e) {
+            if (spec == null) {
+                throw e;
+            }
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        stats = new ServerStats();
+        SaturableService service = new SaturableService(delays, address.toString(), System::nanoTime);
+        RSocketServer server = RSocketServer.create(SocketAcceptor.with(service));
+        if (leaseAllowed != null) {
+            int allowed = leaseAllowed;
+            Duration ttl = leaseTtl;
+            server.lease(scheduler -> Leases.of(stats, s -> Leases.fixed(ttl, allowed, scheduler)
+                .doOnNext(l -> s.leaseSent(l.allowedRequests(), l.ttl().toMillis()))));
+        }
+        CloseableServer running = server.bind(TcpServerTransport.create(address.toAddress())).block();
+        InetSocketAddress bound = (InetSocketAddress) running.address();
+        service.answerWith(bound.getHostString() + ":" + bound.getPort());
+        return running;
+    }
+
+    @Override
+    public Integer call() {
+        CloseableServer running = start();
+        log.info("server listening on {}: leases {}, concurrency delay '{}'", running.address(),
+            leaseAllowed == null ? "off" : leaseAllowed + " requests / " + leaseTtl.toMillis() + " ms",
+            concurrencyDelay);
+        Flux.interval(Duration.ofSeconds(1)).subscribe(t -> log.info(stats.sinceLastCall()));
+        Runtime.getRuntime().addShutdownHook(new Thread(() ->
+            running.closeGracefully(Duration.ofSeconds(5)).block(Duration.ofSeconds(6)), "sluice-shutdown"));
+        running.onClose().block();
+        return 0;
+    }
+}

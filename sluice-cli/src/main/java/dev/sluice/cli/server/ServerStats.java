@@ -1,0 +1,84 @@
+package dev.sluice.cli.server;
+
+import dev.sluice.core.RequestType;
+import dev.sluice.core.StatsRecorder;
+import io.netty.buffer.ByteBuf;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+import reactor.core.publisher.SignalType;
+
+/**
+ * What a server's responders did, for its once-a-second log line: accepted and rejected requests and the latency
+ * of accepted ones per call (HdrHistogram interval recorders, microseconds). Shared by all connections of a
+ * server; thread-safe.
+ */
+public final class ServerStats implements StatsRecorder<RequestType> {
+
+    private final LongAdder accepted = new LongAdder();
+    private final LongAdder rejected = new LongAdder();
+    private final Recorder[] latency = new Recorder[RequestType.values().length];
+    private final AtomicReference<String> lastLease = new AtomicReference<>("none");
+    private long loggedAccepted;
+    private long loggedRejected;
+
+    public ServerStats() {
+        for (int i = 0; i < latency.length; i++) {
+            latency[i] = new Recorder(3_600_000_000L, 2);
+        }
+    }
+
+    /** Remembers the last lease sent, for the log. */
+    public void leaseSent(int allowed, long ttlMillis) {
+        lastLease.set(allowed + " requests / " + ttlMillis + " ms");
+    }
+
+    @Override
+    public RequestType onRequestStarted(RequestType type, ByteBuf metadata) {
+        return type;
+    }
+
+    @Override
+    public void onResponseStarted(RequestType type, RequestType call, SignalType first, long latencyNanos,
+                                  boolean wasRejected) {
+        if (wasRejected) {
+            rejected.increment();
+        } else {
+            accepted.increment();
+            latency[call.ordinal()].recordValue(Math.max(0, Math.min(latencyNanos / 1000, 3_600_000_000L)));
+        }
+    }
+
+    @Override
+    public void onResponseTerminated(RequestType type, RequestType call, SignalType last) {
+    }
+
+    public long accepted() {
+        return accepted.sum();
+    }
+
+    public long rejected() {
+        return rejected.sum();
+    }
+
+    /** One line for the interval since the previous call. */
+    public synchronized String sinceLastCall() {
+        long a = accepted.sum();
+        long r = rejected.sum();
+        StringBuilder b = new StringBuilder().append("accepted=").append(a - loggedAccepted)
+            .append(" rejected=").append(r - loggedRejected);
+        for (RequestType t : RequestType.values()) {
+            Histogram h = latency[t.ordinal()].getIntervalHistogram();
+            if (h.getTotalCount() > 0) {
+                b.append(' ').append(t.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'))
+                    .append(" p99=").append(String.format(java.util.Locale.ROOT, "%.1fms",
+                        h.getValueAtPercentile(99) / 1000.0));
+            }
+        }
+        b.append(" lease=").append(lastLease.get());
+        loggedAccepted = a;
+        loggedRejected = r;
+        return b.toString();
+    }
+}

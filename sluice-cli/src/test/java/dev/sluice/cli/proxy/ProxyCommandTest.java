@@ -1,0 +1,60 @@
+package dev.sluice.cli.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.cli.HostPort;
+import dev.sluice.cli.server.ServerCommand;
+import dev.sluice.core.CloseableServer;
+import dev.sluice.core.Connection;
+import dev.sluice.core.Payload;
+import dev.sluice.core.RSocketConnector;
+import dev.sluice.core.RejectedException;
+import dev.sluice.transport.netty.TcpClientTransport;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** Client → proxy → two leasing saturable servers, over loopback TCP. */
+class ProxyCommandTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+    @Test
+    void spreadsOverTheLeasesAndPassesRejectionsBackUnchanged() throws InterruptedException {
+        ServerCommand a = ServerCommand.of("127.0.0.1", 0, 5, Duration.ofSeconds(60));
+        ServerCommand b = ServerCommand.of("127.0.0.1", 0, 5, Duration.ofSeconds(60));
+        CloseableServer sa = a.start();
+        CloseableServer sb = b.start();
+        ProxyCommand proxy = ProxyCommand.of(new HostPort("127.0.0.1", 0), List.of(
+            new HostPort("127.0.0.1", sa.port()), new HostPort("127.0.0.1", sb.port())));
+        CloseableServer sp = proxy.start();
+        Connection client = RSocketConnector.create()
+            .connect(TcpClientTransport.create("127.0.0.1", sp.port())).block(TIMEOUT);
+        try {
+            for (int i = 0; i < 500 && proxy.balancer().availability() < 1.0
+                || proxy.balancer().connectedTargets().size() < 2; i++) {
+                Thread.sleep(10);
+            }
+            Map<String, Integer> perServer = new TreeMap<>();
+            for (int i = 0; i < 10; i++) {
+                Payload p = client.requestResponse(Payload.create("q")).block(TIMEOUT);
+                perServer.merge(p.dataUtf8(), 1, Integer::sum);
+                p.release();
+            }
+            assertThat(perServer).containsOnly(Map.entry("127.0.0.1:" + sa.port(), 5),
+                Map.entry("127.0.0.1:" + sb.port(), 5));
+            assertThatThrownBy(() -> client.requestResponse(Payload.create("over")).block(TIMEOUT))
+                .isInstanceOf(RejectedException.class).hasMessage("lease_exhausted");
+            assertThat(a.stats().accepted() + b.stats().accepted()).isEqualTo(10);
+            assertThat(a.stats().rejected() + b.stats().rejected()).isEqualTo(1);
+        } finally {
+            client.dispose();
+            sp.dispose();
+            sa.dispose();
+            sb.dispose();
+        }
+    }
+}

@@ -1,0 +1,382 @@
+package dev.sluice.bench.files;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Streams chunks to files with Sluice, rio 0.3, Vert.x {@code AsyncFile} and Spring {@code DataBufferUtils.write},
+ * and with a plain {@code FileChannel} loop as the ceiling, in the shape of the greed paper's table: 1 KiB x 1000
+ * files, 1 MiB x 100 files and one 100 MiB file per stream, at parallelism 1, 10 and 100. Reports MB/s (10^6
+ * bytes/s; the median of the measured iterations) and the peak heap and direct memory of each, as Markdown tables.
+ *
+ * <h2>Method</h2>
+ * Each target lives in a JVM of its own, started once with the same flags ({@code -Xms1g -Xmx1g -Xmn64m}, G1: the
+ * young generation is fixed and small so that collections happen during a run and show what is retained), so that one's
+ * JIT profile, threads and garbage do not bias another. The parent drives them row by row and iteration by
+ * iteration, <em>interleaved</em> (each round in a rotated order), so that noise from the machine (other processes,
+ * disk write-back) spreads over all targets instead of landing on whichever ran at the wrong moment. Before every
+ * measured iteration a child collects garbage and resets its memory peaks (sampled every millisecond); after it, it
+ * checks the bytes on disk and deletes the files, so dirty pages do not pile up into later measurements. Writes are
+ * buffered (no fsync), as in the paper. The source emits as fast as demand allows; see {@link ChunkData} for the two
+ * source modes.
+ *
+ * <p>Usage: {@code java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.files.FileWriteBenchmark
+ * [--dir DIR] [--chunk BYTES] [--source copies|views] [--warmup N] [--iterations MIN] [--seconds S] [--full]
+ * [--only a,b]}.
+ * {@code --full} adds the 100 MiB row at parallelism 100 (10 GiB per iteration per target); without it that row is
+ * skipped to keep a run within minutes. Targets: ceiling, sluice, rio, vertx, spring.
+ */
+public final class FileWriteBenchmark {
+
+    private static final long KIB = 1024;
+    private static final long MIB = 1024 * KIB;
+    private static final int[] PARALLELISM = {1, 10, 100};
+    private static final int MAX_ITERATIONS = 25;
+    private static final List<String> TARGETS = List.of("ceiling", "sluice", "rio", "vertx", "spring");
+
+    /** A row family: files of {@code size} bytes; how many depends on the parallelism. */
+    private record Workload(String label, long size, int files, boolean filePerStream) {
+        int files(int parallelism) {
+            return filePerStream ? parallelism : files;
+        }
+    }
+
+    private static final List<Workload> WORKLOADS = List.of(
+            new Workload("1 KiB x 1000 files", KIB, 1000, false),
+            new Workload("1 MiB x 100 files", MIB, 100, false),
+            new Workload("100 MiB x p files", 100 * MIB, 0, true));
+
+    private record Result(String target, Workload workload, int parallelism, double mbps, long retained, long heap,
+            long direct) {
+    }
+
+    private FileWriteBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = parse(args);
+        Path dir = Path.of(opts.getOrDefault("dir", System.getProperty("java.io.tmpdir") + "/sluice-file-bench"));
+        int chunk = Integer.parseInt(opts.getOrDefault("chunk", String.valueOf(64 * KIB)));
+        String source = opts.getOrDefault("source", "copies");
+        if (!source.equals("copies") && !source.equals("views")) {
+            throw new IllegalArgumentException("--source is copies or views: " + source);
+        }
+        if (opts.containsKey("child")) {
+            serve(opts.get("child"), dir, new ChunkData(chunk, source.equals("copies")));
+            System.exit(0); // rio's shared executor has non-daemon threads
+        }
+        int warmup = Integer.parseInt(opts.getOrDefault("warmup", "1"));
+        int iterations = Integer.parseInt(opts.getOrDefault("iterations", "5"));
+        double seconds = Double.parseDouble(opts.getOrDefault("seconds", "2"));
+        boolean full = opts.containsKey("full");
+        List<String> targets = opts.containsKey("only") ? Arrays.asList(opts.get("only").split(",")) : TARGETS;
+        long start = System.nanoTime();
+        List<Child> children = new ArrayList<>();
+        try {
+            for (String t : targets) {
+                children.add(new Child(t, args));
+            }
+            List<Result> results = new ArrayList<>();
+            for (Workload w : WORKLOADS) {
+                for (int p : PARALLELISM) {
+                    if (w.filePerStream() && p == 100 && !full) {
+                        continue;
+                    }
+                    results.addAll(row(children, w, p, warmup, iterations, seconds));
+                }
+            }
+            Map<String, String> names = new LinkedHashMap<>();
+            children.forEach(c -> names.put(c.target, c.name));
+            String header = String.format(Locale.ROOT, "Source: %s; chunks of %d bytes; %d warm-up + %d to %d "
+                    + "measured iterations per row (about %.0f s per target), targets interleaved; %d CPUs; %s %s; "
+                    + "files under %s; %.0f s in all.%n",
+                    source, chunk, warmup, iterations, MAX_ITERATIONS, seconds,
+                    Runtime.getRuntime().availableProcessors(),
+                    System.getProperty("java.vm.name"), System.getProperty("java.version"), dir,
+                    (System.nanoTime() - start) / 1e9);
+            System.out.println(header + (full ? "" : "The 100 MiB row at p = 100 (10 GiB per iteration per "
+                    + "target) was skipped; --full runs it.\n") + tables(results, targets, names));
+        } finally {
+            for (Child c : children) {
+                c.close();
+            }
+            deleteRecursively(dir);
+        }
+    }
+
+    private static Map<String, String> parse(String[] args) {
+        Map<String, String> opts = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (!args[i].startsWith("--")) {
+                throw new IllegalArgumentException("not an option: " + args[i]);
+            }
+            String key = args[i].substring(2);
+            if (key.equals("full")) {
+                opts.put(key, "true");
+            } else if (i + 1 < args.length) {
+                opts.put(key, args[++i]);
+            } else {
+                throw new IllegalArgumentException("option without a value: " + args[i]);
+            }
+        }
+        return opts;
+    }
+
+    /**
+     * One row: warm-up rounds, then measured rounds, each round running every target once in a rotated order. A row
+     * whose iterations are short gets more measured rounds (about {@code seconds} of measurement per target, at
+     * least {@code iterations}, at most {@value #MAX_ITERATIONS}), so that its median is not one unlucky moment.
+     */
+    private static List<Result> row(List<Child> children, Workload w, int p, int warmup, int iterations,
+            double seconds) throws IOException {
+        int index = WORKLOADS.indexOf(w);
+        Map<Child, List<long[]>> samples = new LinkedHashMap<>();
+        long slowestWarmup = 0;
+        int rounds = warmup + iterations;
+        for (int round = 0; round < rounds; round++) {
+            boolean measured = round >= warmup;
+            for (int k = 0; k < children.size(); k++) {
+                Child c = children.get((round + k) % children.size());
+                long[] s = c.run(index, p, measured);
+                if (measured) {
+                    samples.computeIfAbsent(c, x -> new ArrayList<>()).add(s);
+                } else {
+                    slowestWarmup = Math.max(slowestWarmup, s[0]);
+                }
+            }
+            if (round == warmup - 1) {
+                int wanted = (int) Math.ceil(seconds * 1e9 / Math.max(1, slowestWarmup));
+                rounds = warmup + Math.min(MAX_ITERATIONS, Math.max(iterations, wanted));
+            }
+        }
+        List<Result> out = new ArrayList<>();
+        for (Map.Entry<Child, List<long[]>> e : samples.entrySet()) {
+            double[] mbps = e.getValue().stream().mapToDouble(s -> w.files(p) * w.size() / (s[0] / 1e9) / 1e6)
+                    .sorted().toArray();
+            long retained = e.getValue().stream().mapToLong(s -> s[1]).max().orElse(0);
+            long heap = e.getValue().stream().mapToLong(s -> s[2]).max().orElse(0);
+            long direct = e.getValue().stream().mapToLong(s -> s[3]).max().orElse(0);
+            out.add(new Result(e.getKey().target, w, p, mbps[mbps.length / 2], retained, heap, direct));
+            System.err.printf(Locale.ROOT, "%-8s %-20s p=%-3d MB/s %s retained %d heap %d direct %d MiB%n",
+                    e.getKey().target, w.label(), p,
+                    Arrays.toString(Arrays.stream(mbps).map(m -> Math.round(m * 10) / 10.0).toArray()),
+                    retained / MIB, heap / MIB, direct / MIB);
+        }
+        return out;
+    }
+
+    /** A target's JVM, driven over its standard input and output. */
+    private static final class Child implements AutoCloseable {
+        final String target;
+        final String name;
+        private final Process process;
+        private final Writer in;
+        private final BufferedReader out;
+
+        Child(String target, String[] args) throws IOException {
+            this.target = target;
+            List<String> command = new ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xms1g", "-Xmx1g", "-Xmn64m", "-XX:+UseG1GC", "-XX:MaxDirectMemorySize=1g",
+                    "-Dio.netty.leakDetection.level=disabled",
+                    "-cp", System.getProperty("java.class.path"),
+                    FileWriteBenchmark.class.getName()));
+            command.addAll(Arrays.asList(args));
+            command.addAll(List.of("--child", target));
+            process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            in = new java.io.OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+            out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            name = expect("NAME ");
+        }
+
+        /** Runs one iteration; returns {nanos, peak retained heap, peak heap in use, peak direct}. */
+        long[] run(int workload, int parallelism, boolean measured) throws IOException {
+            in.write("RUN " + workload + " " + parallelism + " " + measured + "\n");
+            in.flush();
+            return Arrays.stream(expect("DONE ").split(" ")).mapToLong(Long::parseLong).toArray();
+        }
+
+        private String expect(String prefix) throws IOException {
+            String line = out.readLine();
+            if (line == null || !line.startsWith(prefix)) {
+                throw new IllegalStateException(target + ": expected " + prefix.trim() + ", got " + line);
+            }
+            return line.substring(prefix.length());
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                in.write("EXIT\n");
+                in.flush();
+            } catch (IOException e) {
+                // already gone
+            }
+            try {
+                process.waitFor();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                process.destroy();
+            }
+        }
+    }
+
+    /** The child side: one target, runs what the parent asks, answers on standard output. */
+    private static void serve(String name, Path dir, ChunkData data) throws IOException {
+        PrintStream out = System.out;
+        BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        try (WriteTarget target = create(name, data); MemorySampler memory = new MemorySampler()) {
+            out.println("NAME " + target.name());
+            out.flush();
+            int prepared = -1;
+            for (String line; (line = commands.readLine()) != null && !line.equals("EXIT"); ) {
+                String[] f = line.split(" ");
+                Workload w = WORKLOADS.get(Integer.parseInt(f[1]));
+                int p = Integer.parseInt(f[2]);
+                if (p != prepared) {
+                    target.prepare(p);
+                    prepared = p;
+                }
+                Path rowDir = Files.createDirectories(dir.resolve(name));
+                if (Boolean.parseBoolean(f[3])) {
+                    System.gc();
+                    memory.reset();
+                }
+                long nanos = runOnce(target, rowDir, w, p);
+                out.println("DONE " + nanos + " " + memory.peakRetained() + " " + memory.peakHeap() + " "
+                        + memory.peakDirect());
+                out.flush();
+            }
+        }
+    }
+
+    private static WriteTarget create(String name, ChunkData data) {
+        switch (name) {
+            case "ceiling":
+                return new FileChannelTarget(data);
+            case "sluice":
+                return new SluiceTarget(data);
+            case "rio":
+                return new RioTarget(data);
+            case "vertx":
+                return new VertxTarget(data);
+            case "spring":
+                return new SpringTarget(data);
+            default:
+                throw new IllegalArgumentException("unknown target: " + name + " (one of " + TARGETS + ")");
+        }
+    }
+
+    /** Writes the row's files, {@code p} at a time; checks and deletes them; returns the time taken in nanos. */
+    private static long runOnce(WriteTarget target, Path rowDir, Workload w, int p) throws IOException {
+        int files = w.files(p);
+        long start = System.nanoTime();
+        Flux.range(0, files)
+                .flatMap(i -> Mono.fromCompletionStage(() -> target.write(rowDir.resolve("f" + i), w.size())), p, 1)
+                .then()
+                .block();
+        long nanos = System.nanoTime() - start;
+        long expected = files * w.size();
+        long actual;
+        try (Stream<Path> paths = Files.list(rowDir)) {
+            actual = paths.mapToLong(FileWriteBenchmark::size).sum();
+        }
+        if (actual != expected) {
+            throw new IllegalStateException(target.name() + " wrote " + actual + " bytes, expected " + expected);
+        }
+        deleteRecursively(rowDir);
+        return nanos;
+    }
+
+    private static long size(Path p) {
+        try {
+            return Files.size(p);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    private static String tables(List<Result> results, List<String> targets, Map<String, String> names) {
+        StringBuilder out = new StringBuilder();
+        section(out, "Write throughput, MB/s (higher is better)", results, targets, names,
+                r -> String.format(Locale.ROOT, r.mbps() < 100 ? "%.1f" : "%.0f", r.mbps()), true);
+        section(out, "Peak retained heap (in use after a collection), MiB (lower is better)", results, targets,
+                names, r -> String.valueOf(r.retained() / MIB), false);
+        section(out, "Peak heap in use, garbage included, MiB (lower is better)", results, targets, names,
+                r -> String.valueOf(r.heap() / MIB), false);
+        section(out, "Peak direct memory, MiB (lower is better)", results, targets, names,
+                r -> String.valueOf(r.direct() / MIB), false);
+        return out.toString();
+    }
+
+    private static void section(StringBuilder out, String title, List<Result> results, List<String> targets,
+            Map<String, String> names, Function<Result, String> cell, boolean ratios) {
+        out.append("\n### ").append(title).append("\n\n| workload | p |");
+        for (String t : targets) {
+            out.append(' ').append(names.getOrDefault(t, t)).append(" |");
+        }
+        if (ratios) {
+            out.append(" Sluice / best peer | Sluice / ceiling |");
+        }
+        out.append("\n|---|---|").append("---|".repeat(targets.size() + (ratios ? 2 : 0))).append('\n');
+        for (Workload w : WORKLOADS) {
+            for (int p : PARALLELISM) {
+                Map<String, Result> row = new LinkedHashMap<>();
+                for (Result r : results) {
+                    if (r.workload().equals(w) && r.parallelism() == p) {
+                        row.put(r.target(), r);
+                    }
+                }
+                if (row.isEmpty()) {
+                    continue;
+                }
+                out.append("| ").append(w.label()).append(" | ").append(p).append(" |");
+                for (String t : targets) {
+                    Result r = row.get(t);
+                    out.append(' ').append(r == null ? "-" : cell.apply(r)).append(" |");
+                }
+                if (ratios) {
+                    Result ours = row.get("sluice");
+                    double bestPeer = row.values().stream()
+                            .filter(r -> !r.target().equals("sluice") && !r.target().equals("ceiling"))
+                            .mapToDouble(Result::mbps).max().orElse(Double.NaN);
+                    Result ceiling = row.get("ceiling");
+                    out.append(' ').append(ours == null ? "-"
+                            : String.format(Locale.ROOT, "%.2f", ours.mbps() / bestPeer)).append(" |");
+                    out.append(' ').append(ours == null || ceiling == null ? "-"
+                            : String.format(Locale.ROOT, "%.0f%%", 100 * ours.mbps() / ceiling.mbps())).append(" |");
+                }
+                out.append('\n');
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package dev.sluice.files.internal;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+
+/**
+ * What the reader and the writer need to know about one kind of chunk ({@code ByteBuf} or {@code ByteBuffer}):
+ * how to make one, fill it from a file, drain it into a file, measure it and give it back.
+ *
+ * <p>A chunk being filled has free space (its "writable" bytes); once {@link #flip flipped} it holds readable bytes,
+ * which {@link #write} consumes. Implementations are stateless apart from their allocator and thread-safe.
+ *
+ * @param <T> the chunk type
+ */
+public interface ChunkType<T> {
+
+    /** A new empty chunk with room for exactly {@code capacity} bytes; {@code capacity >= 1}. */
+    T allocate(int capacity);
+
+    /** The free space left in a chunk being filled, in bytes. */
+    int writable(T chunk);
+
+    /**
+     * Reads once from {@code channel} at {@code position} into the chunk's free space.
+     *
+     * @return the number of bytes read, possibly zero, or -1 at the end of the file
+     */
+    int read(FileChannel channel, T chunk, long position) throws IOException;
+
+    /** Turns a filled chunk into one whose readable bytes are what was read; returns the chunk to emit. */
+    T flip(T chunk);
+
+    /** The readable bytes left in a chunk, i.e. what {@link #write} still has to write. */
+    int readable(T chunk);
+
+    /**
+     * Writes once from the chunk's readable bytes to {@code channel} at {@code position} and consumes what was
+     * written.
+     *
+     * @return the number of bytes written, possibly zero
+     */
+    int write(FileChannel channel, T chunk, long position) throws IOException;
+
+    /** Gives the chunk back (releases a {@code ByteBuf}); the caller must not touch it afterwards. */
+    void release(T chunk);
+}

@@ -100,6 +100,27 @@ public final class RSocketConnection implements FrameHandler, Connection {
     private StatsRecorder<Object> stats;
     private Disposable leaseSender;
     private boolean strictLease;
+    /** Outbound demand waiting for the transport to become writable (event loop only). */
+    private final ArrayDeque<Runnable> writableWaiters = new ArrayDeque<>(0);
+    /** The transport's writability and the event loop, as outbound streams see them. */
+    private final OutboundGate gate = new OutboundGate() {
+        @Override
+        public boolean writable() {
+            return transport.isWritable();
+        }
+
+        @Override
+        public void whenWritable(Runnable task) {
+            if (state != CLOSED) {
+                writableWaiters.add(task);
+            }
+        }
+
+        @Override
+        public void later(Runnable task) {
+            loop.execute(task);
+        }
+    };
     /** Client: the server has shown it accepted our SETUP (see onFrame); servers never read it. */
     private boolean established;
     private boolean inReadBurst;
@@ -317,6 +338,11 @@ public final class RSocketConnection implements FrameHandler, Connection {
 
     @Override
     public void onWritabilityChanged(boolean writable) {
+        // Outbound streams that stopped asking their publishers for more wait here (see OutboundDemand). Each
+        // waiter either requests a batch or, if the buffer filled up again meanwhile, waits anew.
+        for (int i = writableWaiters.size(); i > 0 && writable && transport.isWritable(); i--) {
+            writableWaiters.poll().run();
+        }
     }
 
     @Override
@@ -689,6 +715,11 @@ public final class RSocketConnection implements FrameHandler, Connection {
         return writer;
     }
 
+    /** What outbound streams pace their publishers with. */
+    OutboundGate gate() {
+        return gate;
+    }
+
     /**
      * Why a new local request cannot start now, or null; with leasing, also takes the request's lease permit
      * (a request without one is still sent unless strict, for the responder to decide).
@@ -872,6 +903,7 @@ public final class RSocketConnection implements FrameHandler, Connection {
             }
             reassemblies.clear();
         }
+        writableWaiters.clear();
         if (queuedWhileAccepting != null) {
             for (ByteBuf f; (f = queuedWhileAccepting.poll()) != null; ) {
                 f.release();

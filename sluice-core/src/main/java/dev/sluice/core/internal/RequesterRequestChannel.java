@@ -19,8 +19,9 @@ import reactor.core.publisher.Operators;
  *
  * <p>Sequence: the first inbound {@code request(n)} subscribes to the outbound publisher and asks it for one
  * payload; that payload goes out inside REQUEST_CHANNEL with initial n. Further outbound payloads are requested
- * only as the responder grants REQUEST_N credits. Inbound demand after that goes out as REQUEST_N. An outbound
- * publisher that completes without a payload ends the channel without sending anything.
+ * only as the responder grants REQUEST_N credits, through an {@link OutboundDemand} (in batches, while the
+ * transport is writable). Inbound demand after that goes out as REQUEST_N. An outbound publisher that completes
+ * without a payload ends the channel without sending anything.
  *
  * <p>The stream leaves the registry when both directions are done, or at once on ERROR or cancel.
  */
@@ -254,6 +255,8 @@ final class RequesterRequestChannel extends Flux<Payload> implements Subscriptio
         private Subscription upstream;
         private boolean cancelled;
         private boolean first = true;
+        /** One credit for the payload REQUEST_CHANNEL carries, then the responder's REQUEST_N credits. */
+        private final OutboundDemand demand = new OutboundDemand(connection.gate(), 1);
 
         @Override
         public void onSubscribe(Subscription s) {
@@ -266,7 +269,7 @@ final class RequesterRequestChannel extends Flux<Payload> implements Subscriptio
                 return;
             }
             upstream = s;
-            s.request(1);
+            demand.start(s);
         }
 
         @Override
@@ -285,6 +288,7 @@ final class RequesterRequestChannel extends Flux<Payload> implements Subscriptio
             } else {
                 sendNext(p);
             }
+            demand.received();
         }
 
         @Override
@@ -311,14 +315,15 @@ final class RequesterRequestChannel extends Flux<Payload> implements Subscriptio
         }
 
         void request(long n) {
-            if (upstream != null && !cancelled) {
-                upstream.request(n);
+            if (!cancelled) {
+                demand.add(n);
             }
         }
 
         void cancelUpstream() {
             if (!cancelled) {
                 cancelled = true;
+                demand.stop();
                 if (upstream != null) {
                     upstream.cancel();
                 }

@@ -27,8 +27,9 @@ final class ResponderRequestChannel implements CoreSubscriber<Payload>, Stream {
 
     private final RSocketConnection connection;
     private final int streamId;
-    private final long initialRequestN;
     private final ResponderObserver observer;
+    /** Paces the handler's outbound Flux by the requester's credits (a request after cancel is a no-op). */
+    private final OutboundDemand demand;
     final Inbound inbound;
     private Subscription upstream;
     private boolean firstSignal;
@@ -38,8 +39,8 @@ final class ResponderRequestChannel implements CoreSubscriber<Payload>, Stream {
                             boolean requesterComplete, ResponderObserver observer) {
         this.connection = connection;
         this.streamId = streamId;
-        this.initialRequestN = initialRequestN;
         this.observer = observer;
+        this.demand = new OutboundDemand(connection.gate(), initialRequestN);
         this.inbound = new Inbound(first, requesterComplete);
     }
 
@@ -56,7 +57,7 @@ final class ResponderRequestChannel implements CoreSubscriber<Payload>, Stream {
             return;
         }
         upstream = s;
-        s.request(initialRequestN);
+        demand.start(s);
     }
 
     @Override
@@ -76,6 +77,7 @@ final class ResponderRequestChannel implements CoreSubscriber<Payload>, Stream {
         } finally {
             p.release();
         }
+        demand.received();
     }
 
     @Override
@@ -128,17 +130,19 @@ final class ResponderRequestChannel implements CoreSubscriber<Payload>, Stream {
     @Override
     public void onErrorFrame(RSocketErrorException error) {
         outboundDone = true;
+        // Inbound first: cancelling the handler's Flux usually cancels its inbound subscription too, and an inbound
+        // side that is not done yet would answer that with a CANCEL frame for a stream the ERROR already ended.
+        inbound.terminate(error);
         if (upstream != null) {
             upstream.cancel();
         }
-        inbound.terminate(error);
         finish(ResponderObserver.ERROR);
     }
 
     @Override
     public void onRequestN(long n) {
-        if (!outboundDone && upstream != null) {
-            upstream.request(n);
+        if (!outboundDone) {
+            demand.add(n);
         }
     }
 
@@ -157,10 +161,10 @@ final class ResponderRequestChannel implements CoreSubscriber<Payload>, Stream {
     @Override
     public void onConnectionClosed(Throwable cause) {
         outboundDone = true;
+        inbound.terminate(cause); // before the cancel, as in onErrorFrame: no CANCEL for a stream that ended
         if (upstream != null) {
             upstream.cancel();
         }
-        inbound.terminate(cause);
         signal(ResponderObserver.CANCEL);
         observer.onTerminated(streamId, ResponderObserver.CANCEL);
     }

@@ -7,16 +7,17 @@ import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 
 /**
- * The responder side of request-stream: subscribes to the handler's {@code Flux} with the requester's initial
- * demand, passes REQUEST_N on as {@code request(n)}, and writes each element as PAYLOAD(NEXT), then COMPLETE or
- * ERROR. Signals from other threads hop onto the event loop; all state is confined there.
+ * The responder side of request-stream: subscribes to the handler's {@code Flux}, passes the requester's demand
+ * (initial n, then REQUEST_N) on through an {@link OutboundDemand} — in batches, while the transport is writable —
+ * and writes each element as PAYLOAD(NEXT), then COMPLETE or ERROR. Signals from other threads hop onto the event
+ * loop; all state is confined there.
  */
 final class ResponderRequestStream implements CoreSubscriber<Payload>, Stream {
 
     private final RSocketConnection connection;
     private final int streamId;
-    private final long initialRequestN;
     private final ResponderObserver observer;
+    private final OutboundDemand demand;
     private Subscription upstream;
     private boolean started;
     private boolean done;
@@ -25,8 +26,8 @@ final class ResponderRequestStream implements CoreSubscriber<Payload>, Stream {
                            ResponderObserver observer) {
         this.connection = connection;
         this.streamId = streamId;
-        this.initialRequestN = initialRequestN;
         this.observer = observer;
+        this.demand = new OutboundDemand(connection.gate(), initialRequestN);
     }
 
     @Override
@@ -40,7 +41,7 @@ final class ResponderRequestStream implements CoreSubscriber<Payload>, Stream {
             return;
         }
         upstream = s;
-        s.request(initialRequestN);
+        demand.start(s);
     }
 
     @Override
@@ -63,6 +64,7 @@ final class ResponderRequestStream implements CoreSubscriber<Payload>, Stream {
         } finally {
             p.release();
         }
+        demand.received();
     }
 
     @Override
@@ -93,8 +95,8 @@ final class ResponderRequestStream implements CoreSubscriber<Payload>, Stream {
 
     @Override
     public void onRequestN(long n) {
-        if (!done && upstream != null) {
-            upstream.request(n);
+        if (!done) {
+            demand.add(n);
         }
     }
 
@@ -115,6 +117,7 @@ final class ResponderRequestStream implements CoreSubscriber<Payload>, Stream {
 
     private void terminate(int signal) {
         done = true;
+        demand.stop();
         connection.remove(streamId, this);
         if (!started) {
             started = true;

@@ -3,6 +3,7 @@ package dev.sluice.core.internal;
 import dev.sluice.core.Connection;
 import dev.sluice.core.Lease;
 import dev.sluice.core.Leases;
+import dev.sluice.core.Limits;
 import dev.sluice.core.RequestType;
 import dev.sluice.core.StatsRecorder;
 import dev.sluice.core.ConnectionCloseException;
@@ -78,6 +79,10 @@ public final class RSocketConnection implements FrameHandler, Connection {
     private static final int CLOSED = 4;
 
     private static final int MAX_STREAM_ID = Integer.MAX_VALUE;
+    /** The smallest frame a non-final fragment may be: the minimum MTU less the 3-byte length prefix. */
+    static final int MIN_FRAGMENT_LENGTH = Limits.MIN_MTU - 3;
+    /** How long in-flight streams may drain after the peer announced a graceful close. */
+    private static final Duration PEER_CLOSE_DRAIN = Duration.ofSeconds(30);
 
     private final DuplexConnection transport;
     private final EventExecutor loop;
@@ -548,10 +553,13 @@ public final class RSocketConnection implements FrameHandler, Connection {
         int dataLen = PayloadSection.dataLength(buf, off, len, payloadStart);
         // A PAYLOAD with both F and C ends the sequence: the spec says C overrides F.
         boolean last = (flags & FrameFlags.FOLLOWS) == 0 || (flags & FrameFlags.COMPLETE) != 0;
-        if (!last && mdLen <= 0 && dataLen == 0) {
+        if (!last && len < MIN_FRAGMENT_LENGTH) {
+            // Senders fill every fragment but the last up to their MTU (at least 64 with the length prefix), so a
+            // smaller one is a flood: each fragment costs a slice and a component, far more than its bytes.
             dropReassembly(streamId);
-            connectionError(ErrorCodes.CONNECTION_ERROR, "empty fragment on stream " + streamId
-                + ": a fragment that is not the last must carry bytes");
+            connectionError(ErrorCodes.CONNECTION_ERROR, "fragment of " + len + " bytes on stream " + streamId
+                + ": fragments other than the last must be at least " + MIN_FRAGMENT_LENGTH
+                + " bytes (the minimum MTU of " + Limits.MIN_MTU + " less the length prefix)");
             return;
         }
         String problem = r.add(alloc, buf, mdIndex, mdLen, dataIndex, dataLen);
@@ -623,6 +631,10 @@ public final class RSocketConnection implements FrameHandler, Connection {
                 state = CLOSING;
                 closeCause = new ConnectionCloseException(message);
                 closeWhenDrained();
+                // A stream that never finishes (say, waiting for demand) must not hold the connection forever.
+                loop.schedule(() -> terminate(new ConnectionClosedException("the peer closed gracefully and "
+                    + streams.size() + " stream(s) did not finish within " + PEER_CLOSE_DRAIN.toSeconds() + " s")),
+                    PEER_CLOSE_DRAIN.toNanos(), TimeUnit.NANOSECONDS);
             }
         } else {
             // The spec's "handling the unexpected": a server ignores the setup error codes, and so does a client

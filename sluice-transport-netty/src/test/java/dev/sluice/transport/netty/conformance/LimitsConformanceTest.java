@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every inbound limit of a Sluice server, hit by a scripted client: frame length (transport), reassembled payload
- * size, active streams, demand on a channel, empty fragments, and demand of 2^31-1 (unbounded) sent again and
+ * size, active streams, demand on a channel, tiny fragments, and demand of 2^31-1 (unbounded) sent again and
  * again. (Connections per server and time to first frame are in {@link HandshakeConformanceTest}.) Each test
  * checks the error the spec prescribes, its message, and that what is left of the connection still works.
  */
@@ -134,19 +134,20 @@ class LimitsConformanceTest {
     }
 
     @Test
-    void emptyFragmentFloodIsConnectionError() {
+    void tinyFragmentFloodIsConnectionError() {
         server = ServerUnderTest.start();
         try (ScriptedPeer peer = server.connectAndSetup()) {
             ping(peer, 1);
-            // One real first fragment, then 100 fragments that carry nothing, in one write.
+            // One full first fragment (66 bytes), then 100 fragments that carry nothing, in one write.
             ByteArrayOutputStream flood = new ByteArrayOutputStream();
-            append(flood, TestFrames.requestResponse(3, true, null, "abc"));
+            append(flood, TestFrames.requestResponse(3, true, null, "a".repeat(60)));
             for (int i = 0; i < 100; i++) {
                 append(flood, TestFrames.payload(3, true, false, true, null, ""));
             }
             peer.sendRaw(flood.toByteArray());
             assertThat(peer.expectError(0, ErrorCodes.CONNECTION_ERROR).errorMessage())
-                .isEqualTo("empty fragment on stream 3: a fragment that is not the last must carry bytes");
+                .isEqualTo("fragment of 6 bytes on stream 3: fragments other than the last must be at least 61"
+                    + " bytes (the minimum MTU of 64 less the length prefix)");
             assertThat(peer.expectClosed()).isEmpty();
         }
     }

@@ -168,11 +168,12 @@ class RequesterConformanceTest {
         StepVerifier.create(stream)
             .then(() -> {
                 server.expectFrame(FrameType.REQUEST_STREAM, 1);
-                server.send(TestFrames.payload(1, true, false, true, "m1", "ab"));
+                // A full first fragment (senders fill all but the last to their MTU, at least 61 bytes).
+                server.send(TestFrames.payload(1, true, false, true, "m1", "ab".repeat(30)));
                 // F and C together: C wins, so this is the last fragment and the end of the stream.
                 server.send(TestFrames.payload(1, true, true, true, "m2", "cd"));
             })
-            .expectNext("abcd")
+            .expectNext("ab".repeat(30) + "cd")
             .expectComplete()
             .verify(TIMEOUT);
     }

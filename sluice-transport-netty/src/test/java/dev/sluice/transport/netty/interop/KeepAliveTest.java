@@ -75,9 +75,10 @@ class KeepAliveTest {
             .bind(TcpServerTransport.create("127.0.0.1", 0)).block(TIMEOUT);
         try (ScriptedPeer peer = ScriptedPeer.connect("127.0.0.1", server.port())) {
             peer.keepAlivesVisible(true);
-            peer.send(setup(100, 1000));
-            // 15 probes answered span more than the 1000 ms lifetime; each answer resets the clock.
-            for (int i = 0; i < 15; i++) {
+            // A 2 s lifetime leaves a wide margin for a stalled JVM on a busy CI machine.
+            peer.send(setup(100, 2000));
+            // 25 probes answered span more than the 2000 ms lifetime; each answer resets the clock.
+            for (int i = 0; i < 25; i++) {
                 ReceivedFrame probe = peer.expectFrame(FrameType.KEEPALIVE, 0);
                 assertThat(probe.hasFlag(FrameFlags.RESPOND)).isTrue();
                 ByteBuf answer = Unpooled.buffer();

@@ -1,5 +1,7 @@
 package dev.sluice.cli;
 
+import dev.sluice.cli.demo.DemoCommand;
+import dev.sluice.cli.load.LoadCommand;
 import dev.sluice.cli.proxy.ProxyCommand;
 import dev.sluice.cli.server.ServerCommand;
 import picocli.CommandLine;
@@ -11,7 +13,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "sluice", mixinStandardHelpOptions = true, version = "sluice 0.1.0",
     description = "A reactive RSocket stack with overload control in every layer.",
-    subcommands = {EchoServerCommand.class, ServerCommand.class, ProxyCommand.class,
+    subcommands = {DemoCommand.class, EchoServerCommand.class, ServerCommand.class, ProxyCommand.class,
+        LoadCommand.class,
         CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 

@@ -9,8 +9,6 @@ import dev.sluice.core.Payload;
 import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.RejectedException;
 import dev.sluice.transport.netty.TcpClientTransport;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -122,13 +120,7 @@ class EchoServerCommandTest {
         return s;
     }
 
-    /** Runs the CLI and returns "exitCode|stdout+stderr". */
     private static String run(String... args) {
-        StringWriter out = new StringWriter();
-        CommandLine cli = Main.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(out, true));
-        int code = cli.execute(args);
-        return code + "|" + out;
+        return CliRun.run(args);
     }
 }

@@ -1,0 +1,154 @@
+package dev.sluice.cli.load;
+
+import dev.sluice.cli.DurationConverter;
+import dev.sluice.cli.HostPort;
+import dev.sluice.core.Connection;
+import dev.sluice.core.RSocketConnector;
+import dev.sluice.transport.netty.TcpClientTransport;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import reactor.core.Exceptions;
+
+/** {@code sluice load}: an open-loop constant-rate request-response client over one RSocket/TCP connection. */
+@Command(name = "load", mixinStandardHelpOptions = true,
+    description = "Sends --rps request-response requests per second to --target for --duration, open loop: each"
+        + " request has an intended send time and is sent then whatever the answers do, and latency is measured"
+        + " from that time. Prints once a second the responses per server (the response data), p99 latency and"
+        + " the rejected count, then a summary. Ctrl-C stops sending and prints the summary.")
+public final class LoadCommand implements Callable<Integer> {
+
+    /** How long Ctrl-C waits for the summary. */
+    private static final long SHUTDOWN_WAIT_SECONDS = 30;
+
+    @Option(names = "--target", required = true, converter = HostPort.Converter.class,
+        description = "host:port of the RSocket server or proxy to load")
+    HostPort target;
+
+    @Option(names = "--rps", defaultValue = "1000",
+        description = "requests per second, 1 to 10,000,000 (default: ${DEFAULT-VALUE})")
+    int rps;
+
+    @Option(names = "--duration", defaultValue = "30s", converter = DurationConverter.class,
+        description = "how long to send, e.g. 10s, 2m (default: ${DEFAULT-VALUE})")
+    Duration duration;
+
+    @Option(names = "--payload-size", defaultValue = "16",
+        description = "bytes of data in each request (default: ${DEFAULT-VALUE})")
+    int payloadSize;
+
+    @Option(names = "--lease", description = "ask the target for leases (the L flag in SETUP); off by default")
+    boolean lease;
+
+    @Option(names = "--drain-timeout", defaultValue = "10s", converter = DurationConverter.class,
+        description = "after the last send, how long to wait for answers before counting the rest as failed"
+            + " (default: ${DEFAULT-VALUE})")
+    Duration drainTimeout;
+
+    @Option(names = "--connect-timeout", defaultValue = "5s", converter = DurationConverter.class,
+        description = "how long connecting may take (default: ${DEFAULT-VALUE})")
+    Duration connectTimeout;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        validate();
+        PrintWriter out = spec.commandLine().getOut();
+        Connection connection = connect();
+        try {
+            LoadGenerator load = LoadGenerator.create(connection).rate(rps).duration(duration)
+                .payloadSize(payloadSize).drainTimeout(drainTimeout)
+                .onSecond(s -> {
+                    out.println(ConsoleReport.second(s));
+                    out.flush();
+                });
+            out.printf("sluice load: %s, %d requests/s for %s, payload %d bytes, leases %s%n", target, rps,
+                text(duration), payloadSize, lease ? "on" : "off");
+            out.flush();
+            LoadSummary summary = runStoppingOnShutdown(load);
+            out.print(ConsoleReport.summary(summary));
+            out.flush();
+            if (connection.isDisposed()) {
+                throw new IllegalStateException("the connection to " + target + " closed during the run ("
+                    + summary.failed() + " requests failed)");
+            }
+            return 0;
+        } finally {
+            connection.dispose();
+        }
+    }
+
+    /** Wrong values are usage errors (exit code 2), reported before connecting. */
+    private void validate() {
+        check(rps >= 1 && rps <= LoadGenerator.MAX_RATE,
+            "--rps must be between 1 and " + LoadGenerator.MAX_RATE + ", got " + rps);
+        check(!duration.isNegative() && !duration.isZero(), "--duration must be > 0, got " + text(duration));
+        check(payloadSize >= 0 && payloadSize <= LoadGenerator.MAX_PAYLOAD_SIZE,
+            "--payload-size must be between 0 and " + LoadGenerator.MAX_PAYLOAD_SIZE + ", got " + payloadSize);
+        check(!drainTimeout.isNegative(), "--drain-timeout must be >= 0, got " + text(drainTimeout));
+        check(!connectTimeout.isNegative() && !connectTimeout.isZero()
+            && connectTimeout.toMillis() <= Integer.MAX_VALUE,
+            "--connect-timeout must be > 0 and < 2^31 ms, got " + text(connectTimeout));
+    }
+
+    private void check(boolean condition, String message) {
+        if (!condition) {
+            throw new ParameterException(spec.commandLine(), message);
+        }
+    }
+
+    private Connection connect() {
+        RSocketConnector connector = RSocketConnector.create();
+        if (lease) {
+            connector.lease();
+        }
+        try {
+            return connector.connect(TcpClientTransport.create(target.host(), target.port())
+                .connectTimeout(connectTimeout)).block();
+        } catch (RuntimeException e) {
+            Throwable cause = Exceptions.unwrap(e);
+            String message = cause.getMessage() == null ? cause.toString() : cause.getMessage();
+            throw new IllegalStateException(message.startsWith("cannot connect") ? message
+                : "cannot connect to " + target + ": " + message, cause);
+        }
+    }
+
+    /** Runs the load; a shutdown (Ctrl-C) stops sending and waits for the summary to be printed. */
+    private static LoadSummary runStoppingOnShutdown(LoadGenerator load) {
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            load.stop();
+            try {
+                // Bounded: a run drains for its drain timeout at most; a stuck one must not hold the JVM forever.
+                finished.await(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "sluice-load-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            return load.run();
+        } finally {
+            finished.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // The hook is running; it returns now that the run is over.
+            }
+        }
+    }
+
+    /** 30s, 1500ms: how the options are written. */
+    private static String text(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
+    }
+}

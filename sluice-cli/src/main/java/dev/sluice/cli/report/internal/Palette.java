@@ -1,0 +1,22 @@
+package dev.sluice.cli.report.internal;
+
+/**
+ * The report's series colours: distinct for common colour-vision deficiencies in hue and lightness, and checked by
+ * {@code scripts/check-report-renders.sh}, which looks for them in a screenshot.
+ */
+public final class Palette {
+
+    /** Responses (accepted requests): green. */
+    public static final String ACCEPTED = "#2f9e44";
+    /** Rejections: red. */
+    public static final String REJECTED = "#e03131";
+    /** Failures: grey. */
+    public static final String FAILED = "#868e96";
+    /** Median latency: blue. */
+    public static final String P50 = "#1c7ed6";
+    /** 99th percentile latency: orange. */
+    public static final String P99 = "#f08c00";
+
+    private Palette() {
+    }
+}

@@ -1,0 +1,28 @@
+package dev.sluice.cli.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.cli.CliRun;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A short demo run end to end: servers, proxy, client, table, report. */
+class DemoCommandTest {
+
+    @Test
+    void aShortRunPrintsTheTableAndWritesTheReport(@TempDir Path dir) throws IOException {
+        Path report = dir.resolve("demo.html");
+        String out = CliRun.run("demo", "--duration", "2s", "--warmup", "0s", "--rps", "200",
+            "--leases", "30", "--report", report.toString());
+        assertThat(out).startsWith("0|")
+            .contains("== scenario: each server leases 30 requests/s ==")
+            .contains("| leased requests | p99 latency | accepted/s | rejected/s |")
+            .contains("| 30 | ")
+            .contains("report: " + report.toAbsolutePath());
+        String html = Files.readString(report);
+        assertThat(html).contains("<svg").contains("lease 30/s").doesNotContain("http://").doesNotContain("https://");
+    }
+}

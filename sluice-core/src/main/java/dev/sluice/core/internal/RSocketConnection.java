@@ -35,6 +35,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.util.collection.IntObjectHashMap;
+import io.netty.util.collection.IntObjectMap;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.SocketAddress;
@@ -609,7 +610,7 @@ public final class RSocketConnection implements FrameHandler, Connection {
         if (!reassemblies.isEmpty()) {
             Reassembly r = reassemblies.remove(streamId);
             if (r != null) {
-                r.release();
+                r.abandon(streamId);
             }
         }
     }
@@ -910,8 +911,8 @@ public final class RSocketConnection implements FrameHandler, Connection {
             }
         }
         if (!reassemblies.isEmpty()) {
-            for (Reassembly r : reassemblies.values()) {
-                r.release();
+            for (IntObjectMap.PrimitiveEntry<Reassembly> e : reassemblies.entries()) {
+                e.value().abandon(e.key());
             }
             reassemblies.clear();
         }

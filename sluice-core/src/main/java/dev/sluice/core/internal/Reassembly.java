@@ -1,5 +1,6 @@
 package dev.sluice.core.internal;
 
+import dev.sluice.frame.FrameType;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
@@ -76,6 +77,18 @@ final class Reassembly {
         ByteBuf d = data;
         data = null;
         return d;
+    }
+
+    /**
+     * Drops the fragments of a request that will never reach its handler (cancelled, over the size bound, or
+     * the connection closed), and tells its lease statistics that the response ended there.
+     */
+    void abandon(int streamId) {
+        release();
+        if (frameType != FrameType.PAYLOAD) {
+            observer.onFirstSignal(streamId, ResponderObserver.CANCEL);
+            observer.onTerminated(streamId, ResponderObserver.CANCEL);
+        }
     }
 
     void release() {

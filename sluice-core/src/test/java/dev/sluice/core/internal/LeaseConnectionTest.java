@@ -9,6 +9,7 @@ import dev.sluice.core.RSocket;
 import dev.sluice.core.RequestType;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.core.StatsRecorder;
+import dev.sluice.frame.CancelFrame;
 import dev.sluice.frame.ErrorCodes;
 import dev.sluice.frame.ErrorFrame;
 import dev.sluice.frame.FrameHeader;
@@ -181,6 +182,33 @@ class LeaseConnectionTest {
         assertThat(stats.events).containsExactly(
             "start FIRE_AND_FORGET", "first ON_COMPLETE 0ms", "end ON_COMPLETE",
             "start FIRE_AND_FORGET", "first ON_ERROR 0ms rejected", "end ON_ERROR");
+    }
+
+    @Test
+    void aFragmentedRequestCancelledMidWayStillEndsInTheStats() {
+        Sinks.Many<Lease> leases = Sinks.many().unicast().onBackpressureBuffer();
+        RecordingStats stats = new RecordingStats();
+        AtomicInteger invoked = new AtomicInteger();
+        RSocket handler = new RSocket() {
+            @Override
+            public Mono<Payload> requestResponse(Payload p) {
+                invoked.incrementAndGet();
+                return Mono.just(p);
+            }
+        };
+        connection = server(handler, Leases.of(stats, s -> leases.asFlux()));
+        leases.tryEmitNext(Lease.of(Duration.ofSeconds(1), 5));
+        transport.takeWritten().forEach(ByteBuf::release);
+        ByteBuf first = PooledByteBufAllocator.DEFAULT.buffer();
+        ByteBuf data = ByteBufUtil.writeUtf8(PooledByteBufAllocator.DEFAULT, "x".repeat(100));
+        RequestResponseFrame.encode(first, 1, true, null, data);
+        data.release();
+        transport.receive(first);
+        ByteBuf cancel = PooledByteBufAllocator.DEFAULT.buffer();
+        CancelFrame.encode(cancel, 1);
+        transport.receive(cancel);
+        assertThat(invoked.get()).isZero();
+        assertThat(stats.events).containsExactly("start REQUEST_RESPONSE", "first CANCEL 0ms", "end CANCEL");
     }
 
     @Test

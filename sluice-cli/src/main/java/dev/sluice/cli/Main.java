@@ -1,6 +1,9 @@
 package dev.sluice.cli;
 
 import dev.sluice.cli.demo.DemoCommand;
+import dev.sluice.cli.files.DownloadCommand;
+import dev.sluice.cli.files.FileServerCommand;
+import dev.sluice.cli.files.UploadCommand;
 import dev.sluice.cli.load.LoadCommand;
 import dev.sluice.cli.proxy.ProxyCommand;
 import dev.sluice.cli.server.ServerCommand;
@@ -15,6 +18,7 @@ import picocli.CommandLine.Command;
     description = "A reactive RSocket stack with overload control in every layer.",
     subcommands = {DemoCommand.class, EchoServerCommand.class, ServerCommand.class, ProxyCommand.class,
         LoadCommand.class,
+        FileServerCommand.class, UploadCommand.class, DownloadCommand.class,
         CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 

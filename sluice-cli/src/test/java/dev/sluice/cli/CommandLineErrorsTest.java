@@ -15,7 +15,8 @@ class CommandLineErrorsTest {
 
     @Test
     void everyCommandHasHelp() {
-        for (String command : new String[] {"demo", "server", "proxy", "load", "echo-server"}) {
+        for (String command : new String[] {"demo", "server", "proxy", "load", "echo-server", "file-server",
+            "upload", "download"}) {
             assertThat(run(command, "--help")).as(command).startsWith("0|").contains("Usage: sluice " + command);
         }
     }

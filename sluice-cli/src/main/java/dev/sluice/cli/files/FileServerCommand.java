@@ -1,0 +1,108 @@
+package dev.sluice.cli.files;
+
+import dev.sluice.cli.HostPort;
+import dev.sluice.cli.files.internal.FileService;
+import dev.sluice.cli.files.internal.ServedDirectory;
+import dev.sluice.cli.files.internal.TransferListener;
+import dev.sluice.core.CloseableServer;
+import dev.sluice.core.RSocketServer;
+import dev.sluice.transport.netty.TcpServerTransport;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/** {@code sluice file-server}: stores uploads in, and serves downloads from, one directory. */
+@Command(name = "file-server", mixinStandardHelpOptions = true,
+    description = "Serves the files of --dir over RSocket/TCP until interrupted: `sluice upload` stores a file"
+        + " (request-channel; written to a temporary file and renamed into place only once complete, with memory"
+        + " bounded by the disk's pace) and answers with its length and SHA-256; `sluice download` streams one"
+        + " (request-stream). Names are paths relative to --dir; names with '..', absolute names and symbolic"
+        + " links leading out of --dir are refused.")
+public final class FileServerCommand implements Callable<Integer> {
+
+    private static final Logger log = LoggerFactory.getLogger("sluice.file-server");
+
+    @Option(names = "--address", required = true, paramLabel = "HOST:PORT",
+        converter = HostPort.Converter.class,
+        description = "host:port to listen on (port 0 picks a free one)")
+    HostPort address;
+
+    @Option(names = "--dir", required = true, paramLabel = "DIR", description = "the directory to serve")
+    Path dir;
+
+    @Option(names = "--mtu", defaultValue = "0", paramLabel = "N",
+        description = "fragment frames larger than this many bytes (0 = no fragmentation, else >= 64)")
+    int mtu;
+
+    @Option(names = "--fsync", description = "force each upload to the device (file and directory) before"
+        + " answering; off by default")
+    boolean fsync;
+
+    /** Told about every transfer; logs them unless a test replaces it before {@link #start()}. */
+    TransferListener listener = TransferListener.logging(log);
+
+    /** Runs the blocking file work; tests may replace it before {@link #start()}. */
+    Scheduler scheduler = Schedulers.boundedElastic();
+
+    @Spec
+    CommandSpec spec;
+
+    /** Validates the options and starts the server; the caller owns the returned server. */
+    CloseableServer start() {
+        ServedDirectory served = servedDirectory();
+        RSocketServer server = RSocketServer.create(FileService.acceptor(served, fsync, scheduler, listener));
+        try {
+            server.fragment(mtu);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        CloseableServer running = server.bind(TcpServerTransport.create(address.toAddress())).block();
+        log.info("file-server listening on {}, serving {} (mtu {}, fsync {})", running.address(), served.root(),
+            mtu == 0 ? "off" : mtu, fsync ? "on" : "off");
+        return running;
+    }
+
+    private ServedDirectory servedDirectory() {
+        try {
+            ServedDirectory served = new ServedDirectory(dir);
+            if (!Files.isWritable(served.root())) {
+                throw new ParameterException(spec.commandLine(), "--dir is not writable: '" + dir + "'");
+            }
+            return served;
+        } catch (NoSuchFileException e) {
+            throw new ParameterException(spec.commandLine(), "--dir does not exist: '" + dir + "'");
+        } catch (NotDirectoryException e) {
+            throw new ParameterException(spec.commandLine(), "--dir is not a directory: '" + dir + "'");
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(), "--dir cannot be served: '" + dir + "': " + e);
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        CloseableServer running = start();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            log.info("shutting down: closing connections gracefully");
+            running.closeGracefully(Duration.ofSeconds(5)).block(Duration.ofSeconds(6));
+            stopped.countDown();
+        }, "sluice-shutdown"));
+        running.onClose().block();
+        stopped.await();
+        return 0;
+    }
+}

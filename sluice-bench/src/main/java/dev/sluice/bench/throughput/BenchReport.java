@@ -1,0 +1,206 @@
+package dev.sluice.bench.throughput;
+
+import dev.sluice.bench.throughput.internal.MachineInfo;
+import dev.sluice.bench.throughput.internal.Summary;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Turns a run's cell results into the console summary and the Markdown sections of the report: per cell the
+ * median and min–max of the one-second figures, then Sluice's ratio to each peer against the issue's targets, and
+ * the latency runs. Only figures from the run itself appear; a cell that failed says so. Stateless.
+ */
+final class BenchReport {
+
+    private BenchReport() {
+    }
+
+    /** The issue's target for Sluice's median over {@code peer}'s, or NaN where it sets none. */
+    static double target(Impl peer, Interaction interaction, int size) {
+        boolean published = size == 4 || size == 140;
+        if (!published || (interaction != Interaction.STREAM && interaction != Interaction.RESPONSE)) {
+            return Double.NaN;
+        }
+        return switch (peer) {
+            case RSOCKET_JAVA -> 5;
+            case GRPC_JAVA -> interaction == Interaction.STREAM ? 3 : size == 4 ? 16 : 12;
+            default -> Double.NaN;
+        };
+    }
+
+    /** Messages per second, short: {@code 3.47 M}, {@code 0.093 M}. */
+    static String rate(double perSecond) {
+        double m = perSecond / 1e6;
+        return String.format(Locale.ROOT, m >= 1 ? "%.2f M" : m >= 0.1 ? "%.3f M" : "%.4f M", m);
+    }
+
+    static String cellText(CellResult r) {
+        if (r == null) {
+            return "—";
+        }
+        if (!r.ok()) {
+            return "failed";
+        }
+        Summary s = r.summary();
+        return rate(s.median()) + " (" + rate(s.min()).replace(" M", "") + "–" + rate(s.max()) + ")";
+    }
+
+    /** Throughput results keyed by interaction and size, in run order. */
+    private static Map<String, Map<Impl, CellResult>> byRow(List<CellResult> results) {
+        Map<String, Map<Impl, CellResult>> rows = new LinkedHashMap<>();
+        for (CellResult r : results) {
+            rows.computeIfAbsent(rowKey(r.cell()), k -> new LinkedHashMap<>()).put(r.cell().impl(), r);
+        }
+        return rows;
+    }
+
+    private static String rowKey(Cell c) {
+        return c.interaction().label() + " | " + c.size() + " B";
+    }
+
+    private static List<Impl> implsIn(List<CellResult> results) {
+        List<Impl> impls = new ArrayList<>();
+        for (Impl i : Impl.values()) {
+            if (results.stream().anyMatch(r -> r.cell().impl() == i)) {
+                impls.add(i);
+            }
+        }
+        return impls;
+    }
+
+    /** The throughput table: one row per interaction and size, one column per implementation. */
+    static String throughputTable(List<CellResult> results) {
+        List<Impl> impls = implsIn(results);
+        StringBuilder sb = new StringBuilder("| interaction | payload |");
+        StringBuilder rule = new StringBuilder("|---|---|");
+        for (Impl i : impls) {
+            sb.append(' ').append(i.label()).append(" |");
+            rule.append("---|");
+        }
+        sb.append('\n').append(rule).append('\n');
+        byRow(results).forEach((key, cells) -> {
+            sb.append("| ").append(key).append(" |");
+            for (Impl i : impls) {
+                sb.append(' ').append(cellText(cells.get(i))).append(" |");
+            }
+            sb.append('\n');
+        });
+        return sb.toString();
+    }
+
+    /** Sluice's median over each peer's, with the target and whether the run met it. */
+    static String ratioTable(List<CellResult> results) {
+        List<Impl> peers = implsIn(results).stream().filter(i -> i != Impl.SLUICE).toList();
+        if (peers.isEmpty() || implsIn(results).stream().noneMatch(i -> i == Impl.SLUICE)) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("| interaction | payload |");
+        StringBuilder rule = new StringBuilder("|---|---|");
+        for (Impl p : peers) {
+            sb.append(p == Impl.NETTY_FLOOR ? " Sluice / raw-Netty floor |" : " Sluice / " + p.label() + " |");
+            rule.append("---|");
+        }
+        sb.append('\n').append(rule).append('\n');
+        byRow(results).forEach((key, cells) -> {
+            CellResult sluice = cells.get(Impl.SLUICE);
+            sb.append("| ").append(key).append(" |");
+            for (Impl p : peers) {
+                CellResult peer = cells.get(p);
+                sb.append(' ').append(ratioText(sluice, peer, p)).append(" |");
+            }
+            sb.append('\n');
+        });
+        return sb.toString();
+    }
+
+    private static String ratioText(CellResult sluice, CellResult peer, Impl p) {
+        if (sluice == null || peer == null) {
+            return "—";
+        }
+        if (!sluice.ok() || !peer.ok() || peer.summary().median() <= 0) {
+            return "n/a (failed)";
+        }
+        double ratio = sluice.summary().median() / peer.summary().median();
+        if (p == Impl.NETTY_FLOOR) {
+            return String.format(Locale.ROOT, "%.0f%%", ratio * 100);
+        }
+        double target = target(p, sluice.cell().interaction(), sluice.cell().size());
+        String text = String.format(Locale.ROOT, "%.2f×", ratio);
+        if (Double.isNaN(target)) {
+            return text;
+        }
+        return text + String.format(Locale.ROOT, " (target ≥ %.0f×: %s)", target, ratio >= target ? "met"
+            : "NOT met");
+    }
+
+    /** Failures and warning lines, or empty. */
+    static String problems(List<CellResult> results) {
+        StringBuilder sb = new StringBuilder();
+        for (CellResult r : results) {
+            if (r.failure() != null) {
+                sb.append("- ").append(r.cell().label()).append(": failed: ").append(r.failure()).append('\n');
+            }
+            int shown = 0;
+            for (String w : r.warnings()) {
+                if (shown++ == 5) {
+                    sb.append("  - … ").append(r.warnings().size() - 5).append(" more\n");
+                    break;
+                }
+                sb.append("- ").append(r.cell().label()).append(": ").append(w).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    /** The latency table of the paced runs. */
+    static String latencyTable(List<CellResult> paced) {
+        StringBuilder sb = new StringBuilder("| implementation | interaction | payload | offered msgs/s | achieved"
+            + " (median) | p50 µs | p99 µs | p99.9 µs | max µs |\n|---|---|---|---|---|---|---|---|---|\n");
+        for (CellResult r : paced) {
+            Cell c = r.cell();
+            sb.append("| ").append(c.impl().label()).append(" | ").append(c.interaction().label()).append(" | ")
+                .append(c.size()).append(" B | ").append(String.format(Locale.ROOT, "%,d", c.rate())).append(" | ");
+            if (!r.ok() || r.latency() == null) {
+                sb.append("failed | | | | |\n");
+                continue;
+            }
+            LatencyFigures l = r.latency();
+            sb.append(rate(r.summary().median())).append(String.format(Locale.ROOT,
+                " | %.1f | %.1f | %.1f | %.1f |%n", l.p50(), l.p99(), l.p999(), l.max()));
+        }
+        return sb.toString();
+    }
+
+    /** The run's context, shared by both sections. */
+    static String context(MachineInfo m, List<String> jvmOptions, BenchOptions o, String command, String when) {
+        Map<String, String> v = m.versions();
+        return "- When: " + when + "\n"
+            + "- Command: `" + command + "`\n"
+            + "- Machine: " + m.cpuModel() + " (lscpu), " + m.cpus() + " CPUs; " + m.os() + "; server JVMs pinned"
+            + " to cpu " + o.serverCpu() + ", client JVMs to cpu " + o.clientCpu() + " (taskset)\n"
+            + "- JVM: " + m.jvm() + "; options: `" + String.join(" ", jvmOptions) + "`\n"
+            + "- Libraries: Sluice " + v.get("sluice") + ", rsocket-java " + v.get("rsocket-java") + ", grpc-java "
+            + v.get("grpc-java") + " (grpc-netty, unshaded), Netty " + v.get("netty") + " (shared by all), Reactor "
+            + v.get("reactor-core") + ", reactor-netty " + v.get("reactor-netty") + "\n"
+            + "- Per cell: " + o.warmupSeconds() + " s warm-up, then " + o.seconds() + " one-second figures from the"
+            + " client; median (min–max) in messages per second. Request-response: " + o.window() + " requests in"
+            + " flight; streams and channels: demand window " + o.demand() + "; fire-and-forget: rounds of "
+            + o.demand() + " closed by a request-response fence.\n";
+    }
+
+    /** How each implementation is configured: said once, so a reader can judge the comparison. */
+    static final String CONFIGURATIONS = """
+        Configurations: every server and client is its own JVM on one connection over loopback TCP (epoll).
+        Sluice: defaults; pooled payloads over duplicates of one pooled direct buffer. rsocket-java: zero-copy
+        decoding (`PayloadDecoder.ZERO_COPY`), `ByteBufPayload`s, streams with a bounded demand window (what
+        `limitRate` does, without its queue). grpc-java: plain grpc-netty, epoll, one event loop,
+        `directExecutor()`, plaintext, flow-control window 1,000,000, a hand-written byte[] marshaller that is
+        `KnownLength` and `Drainable` (protobuf's fast path); unary calls in a closed loop as grpc-java's
+        `AsyncClient` does; server streaming driven by `isReady()`/`onReadyHandler`. Raw-Netty floor: pre-encoded
+        RSocket frames, length prefixes walked and nothing decoded, one flush per read burst, no per-message
+        allocation: the ceiling. A request-channel figure counts echoed messages (each crossed the wire twice).
+        """;
+}

@@ -1,0 +1,213 @@
+package dev.sluice.bench.throughput;
+
+import dev.sluice.bench.throughput.internal.ChildJvm;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one cell: the server JVM pinned to one core, waits for its {@code ready <port>}, the client JVM pinned to
+ * the other, reads the client's per-second lines (printing progress) until {@code done}, then ends both and looks
+ * for leak reports and exceptions in their output. Failures of a cell are reported in its result, not thrown.
+ */
+final class CellRunner {
+
+    /** Options every benchmark JVM gets, before the heap and any {@code --jvm-arg}. */
+    static final List<String> JVM_FLAGS = List.of("-XX:ActiveProcessorCount=1", "-XX:+UseParallelGC",
+        "-Dio.netty.leakDetection.level=disabled", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+
+    /** What, in a JVM's standard error, makes a warning in the report: leak reports, exceptions, log warnings. */
+    private static final String[] WARNING_MARKERS = {"LEAK:", "Exception", "ERROR", "WARN"};
+
+    private static final long READY_TIMEOUT_SECONDS = 60;
+    /** Beyond warm-up and measurement: JVM start, connect, and the last line. */
+    private static final long CLIENT_GRACE_SECONDS = 60;
+
+    private final BenchOptions options;
+    private final Path logs;
+    private final String java;
+    private final String classpath;
+    private final PrintStream progress;
+
+    CellRunner(BenchOptions options, Path logs, String java, String classpath, PrintStream progress) {
+        this.options = options;
+        this.logs = logs;
+        this.java = java;
+        this.classpath = classpath;
+        this.progress = progress;
+    }
+
+    /** The JVM options of every server and client, as the report quotes them. */
+    List<String> jvmOptions() {
+        List<String> flags = new ArrayList<>(JVM_FLAGS);
+        flags.add("-Xms" + options.heap());
+        flags.add("-Xmx" + options.heap());
+        flags.addAll(options.jvmArgs());
+        return flags;
+    }
+
+    CellResult run(Cell cell, String position) throws InterruptedException {
+        long maxSeconds = options.warmupSeconds() + options.seconds() + CLIENT_GRACE_SECONDS + READY_TIMEOUT_SECONDS;
+        String parent = Long.toString(ProcessHandle.current().pid());
+        List<String> serverArgs = List.of("--port", "0", "--interaction", cell.interaction().option(),
+            "--size", Integer.toString(cell.size()), "--parent-pid", parent, "--max-seconds",
+            Long.toString(maxSeconds + 30));
+        progress.printf("%s %s: starting the server on cpu %d%n", position, cell.label(), options.serverCpu());
+        List<Long> figures = new ArrayList<>();
+        LatencyFigures latency = null;
+        String failure = null;
+        ChildJvm server = null;
+        ChildJvm client = null;
+        try {
+            server = ChildJvm.start(command(options.serverCpu(), cell.impl().serverMain(), serverArgs), logs,
+                cell.fileStem() + "-server");
+            int port = awaitReady(server);
+            List<String> clientArgs = new ArrayList<>(List.of("--port", Integer.toString(port),
+                "--interaction", cell.interaction().option(), "--size", Integer.toString(cell.size()),
+                "--warmup", Integer.toString(options.warmupSeconds()),
+                "--seconds", Integer.toString(options.seconds()),
+                "--window", Integer.toString(options.window()), "--demand", Integer.toString(options.demand()),
+                "--parent-pid", parent, "--max-seconds", Long.toString(maxSeconds)));
+            if (cell.paced()) {
+                clientArgs.addAll(List.of("--rate", Long.toString(cell.rate()), "--max-in-flight",
+                    Integer.toString(options.pacedMaxInFlight())));
+            }
+            progress.printf("%s %s: server ready on port %d; client on cpu %d, warming up for %d s%n", position,
+                cell.label(), port, options.clientCpu(), options.warmupSeconds());
+            client = ChildJvm.start(command(options.clientCpu(), cell.impl().clientMain(), clientArgs), logs,
+                cell.fileStem() + "-client");
+            latency = readClient(client, server, cell, position, figures);
+        } catch (CellFailure | IOException e) {
+            failure = e.getMessage();
+            progress.printf("%s %s: FAILED: %s%n", position, cell.label(), failure);
+        } finally {
+            if (client != null) {
+                client.close();
+            }
+            if (server != null) {
+                server.close();
+            }
+        }
+        // After both ended, so that what they logged on the way out counts too.
+        List<String> warnings = new ArrayList<>();
+        for (ChildJvm jvm : new ChildJvm[] {server, client}) {
+            if (jvm == null) {
+                continue;
+            }
+            String role = jvm == server ? "server" : "client";
+            for (String line : jvm.errLinesContaining(WARNING_MARKERS)) {
+                warnings.add(role + ": " + line.trim());
+            }
+            if (failure != null) {
+                for (String line : jvm.errTail(15)) {
+                    progress.println("    " + role + " stderr| " + line);
+                }
+            }
+        }
+        if (!warnings.isEmpty()) {
+            progress.printf("%s %s: %d warning line(s) in the JVMs' output (logs: %s)%n", position, cell.label(),
+                warnings.size(), logs);
+        }
+        return new CellResult(cell, figures, latency, failure, List.copyOf(warnings));
+    }
+
+    private List<String> command(int cpu, String main, List<String> args) {
+        List<String> c = new ArrayList<>(List.of("taskset", "-c", Integer.toString(cpu), java));
+        c.addAll(jvmOptions());
+        c.addAll(List.of("-cp", classpath, main));
+        c.addAll(args);
+        return c;
+    }
+
+    private int awaitReady(ChildJvm server) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(READY_TIMEOUT_SECONDS);
+        while (true) {
+            long left = deadline - System.nanoTime();
+            String line = left <= 0 ? null : server.nextLine(left, TimeUnit.NANOSECONDS);
+            if (line == null) {
+                throw new CellFailure("the server did not print 'ready <port>' within " + READY_TIMEOUT_SECONDS
+                    + " s (log: " + server.errFile() + ")");
+            }
+            if (line.equals(ChildJvm.EOF)) {
+                throw new CellFailure("the server exited before it was ready, status " + server.exitStatus(5)
+                    + " (log: " + server.errFile() + ")");
+            }
+            if (line.startsWith("error ")) {
+                throw new CellFailure("the server failed: " + line.substring(6));
+            }
+            if (line.startsWith("ready ")) {
+                try {
+                    return Integer.parseInt(line.substring(6).trim());
+                } catch (NumberFormatException e) {
+                    throw new CellFailure("the server printed a malformed ready line: '" + line + "'");
+                }
+            }
+        }
+    }
+
+    private LatencyFigures readClient(ChildJvm client, ChildJvm server, Cell cell, String position,
+            List<Long> figures) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.warmupSeconds() + options.seconds()
+            + CLIENT_GRACE_SECONDS);
+        LatencyFigures latency = null;
+        while (true) {
+            long left = deadline - System.nanoTime();
+            String line = left <= 0 ? null : client.nextLine(Math.min(left, TimeUnit.SECONDS.toNanos(5)),
+                TimeUnit.NANOSECONDS);
+            if (line == null && left > 0) {
+                if (!server.isAlive()) {
+                    throw new CellFailure("the server exited, status " + server.exitStatus(5));
+                }
+                continue;
+            }
+            if (line == null) {
+                throw new CellFailure("the client did not finish in time (log: " + client.errFile() + ")");
+            }
+            if (line.equals(ChildJvm.EOF)) {
+                throw new CellFailure("the client exited without finishing, status " + client.exitStatus(5)
+                    + " (log: " + client.errFile() + ")");
+            }
+            String[] parts = line.split(" ");
+            switch (parts[0]) {
+                case "warmup" -> progress.printf("%s %s: warm-up %s/%d: %s%n", position, cell.label(), parts[1],
+                    options.warmupSeconds(), rate(parts[2]));
+                case "tick" -> {
+                    figures.add(Long.parseLong(parts[2]));
+                    progress.printf("%s %s: second %s/%d: %s%n", position, cell.label(), parts[1],
+                        options.seconds(), rate(parts[2]));
+                }
+                case "latency" -> latency = LatencyFigures.parse(line.substring("latency".length()));
+                case "error" -> throw new CellFailure("the client failed: " + line.substring(6));
+                case "done" -> {
+                    if (!server.isAlive()) {
+                        throw new CellFailure("the server exited during the run, status " + server.exitStatus(5));
+                    }
+                    if (figures.size() != options.seconds()) {
+                        throw new CellFailure("the client reported " + figures.size() + " figures, expected "
+                            + options.seconds());
+                    }
+                    if (cell.paced() && latency == null) {
+                        throw new CellFailure("the paced client reported no latency");
+                    }
+                    return latency;
+                }
+                default -> progress.printf("%s %s: client: %s%n", position, cell.label(), line);
+            }
+        }
+    }
+
+    private static String rate(String perSecond) {
+        return String.format(Locale.ROOT, "%,d msgs/s", Long.parseLong(perSecond));
+    }
+
+    /** Why a cell stopped. */
+    private static final class CellFailure extends RuntimeException {
+        CellFailure(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package dev.sluice.bench.throughput.internal;
+
+import java.io.PrintStream;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The client's side of the conversation with the driver: once a second, the messages handled in that second, then
+ * the latency percentiles of a paced run, then {@code done}. The lines, on standard output:
+ *
+ * <pre>
+ * warmup &lt;i&gt; &lt;msgs/s&gt;      one per warm-up second, i from 1
+ * tick &lt;i&gt; &lt;msgs/s&gt;        one per measured second, i from 1
+ * latency count=.. p50=.. p99=.. p999=.. max=..   (paced runs; microseconds)
+ * done
+ * error &lt;message&gt;          instead of the rest, when the load failed (the stack trace goes to stderr)
+ * </pre>
+ *
+ * <p>Each figure is the count difference over the measured elapsed time of that second, not an assumed one. The
+ * load itself runs on other threads; {@link #fail} may be called from any of them.
+ */
+public final class ClientReport {
+
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+
+    private final ChildOptions options;
+    private final Meter meter;
+    private final Latency latency;
+    private final PrintStream out;
+    private final LongSupplier clock;
+    private volatile Throwable failure;
+    private volatile Runnable whenMeasuring = () -> { };
+
+    /**
+     * @param latency where a paced load records response times, or null for a closed loop
+     * @param clock   nanosecond clock ({@code System::nanoTime})
+     */
+    public ClientReport(ChildOptions options, Meter meter, Latency latency, PrintStream out, LongSupplier clock) {
+        this.options = options;
+        this.meter = meter;
+        this.latency = latency;
+        this.out = out;
+        this.clock = clock;
+    }
+
+    /** The standard report: stdout, {@code System.nanoTime}. */
+    public static ClientReport standard(ChildOptions options, Meter meter, Latency latency) {
+        return new ClientReport(options, meter, latency, System.out, System::nanoTime);
+    }
+
+    /** Records the first failure of the load; the report stops at its next second. */
+    public void fail(Throwable t) {
+        if (failure == null) {
+            failure = t;
+        }
+    }
+
+    /** Runs {@code task} (once, on the reporting thread) when warm-up ends and measuring starts. */
+    public void whenMeasuring(Runnable task) {
+        whenMeasuring = task;
+    }
+
+    /** The first failure recorded, or null. */
+    public Throwable failure() {
+        return failure;
+    }
+
+    /**
+     * Prints warm-up and measured figures, one per second, then the latency line if paced, then {@code done}.
+     * Blocks for the whole run.
+     *
+     * @return the process exit status: 0, or 1 if the load failed
+     */
+    public int run() {
+        long start = clock.getAsLong();
+        long last = start;
+        long lastCount = meter.total();
+        int total = options.warmupSeconds() + options.seconds();
+        if (options.warmupSeconds() == 0) {
+            startMeasuring(start);
+        }
+        for (int i = 1; i <= total; i++) {
+            long due = start + i * SECOND;
+            for (long wait = due - clock.getAsLong(); wait > 0; wait = due - clock.getAsLong()) {
+                LockSupport.parkNanos(wait);
+            }
+            long now = clock.getAsLong();
+            long count = meter.total();
+            Throwable t = failure;
+            if (t != null) {
+                return failed(t);
+            }
+            long perSecond = Math.round((count - lastCount) * (double) SECOND / Math.max(1, now - last));
+            boolean warm = i <= options.warmupSeconds();
+            out.println((warm ? "warmup " + i : "tick " + (i - options.warmupSeconds())) + " " + perSecond);
+            out.flush();
+            if (warm && i == options.warmupSeconds()) {
+                startMeasuring(now);
+            }
+            last = now;
+            lastCount = count;
+        }
+        if (latency != null) {
+            Histogram h = latency.snapshot();
+            out.println(Latency.line(h));
+        }
+        out.println("done");
+        out.flush();
+        return 0;
+    }
+
+    private void startMeasuring(long now) {
+        if (latency != null) {
+            latency.startMeasuring(now);
+        }
+        whenMeasuring.run();
+    }
+
+    private int failed(Throwable t) {
+        t.printStackTrace();
+        out.println("error " + String.valueOf(t).replace('\n', ' '));
+        out.flush();
+        return 1;
+    }
+}

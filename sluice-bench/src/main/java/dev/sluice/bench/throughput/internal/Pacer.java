@@ -1,0 +1,96 @@
+package dev.sluice.bench.throughput.internal;
+
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Offers requests at a fixed rate, open loop: request k is due at {@code start + k / rate} whether or not earlier
+ * ones were answered, and carries that due time so that its response time includes any wait for the schedule.
+ * When {@code maxInFlight} requests are unanswered the pacer sends nothing more until some are (bounded memory);
+ * the requests it then sends keep their original due times, so the latency shows the stall.
+ *
+ * <p>Warm-up runs the sender's closed loop (the JIT then sees the same code at full speed, and no backlog can
+ * build up while it compiles); when measuring starts the pacer stops that loop and takes over. It runs as a task
+ * on the connection's own event loop every {@link #TICK_MICROS} µs, sending everything that has come due since:
+ * requests then start on the thread that writes them, as in a closed loop, instead of each one hopping across
+ * threads (which on one core costs more than the request).
+ *
+ * <p>Confined to the event loop it is started on.
+ */
+public final class Pacer {
+
+    /** What a pacer drives. */
+    public interface Sender {
+        /** Sends one request due at {@code dueNanos} ({@code System.nanoTime} scale). */
+        void send(long dueNanos);
+
+        /** Requests sent and not yet answered. */
+        int inFlight();
+
+        /** Called after each pacing tick's sends, e.g. to flush them in one write. */
+        default void tickDone() {
+        }
+
+        /** Stops the warm-up's closed loop: answers no longer send the next request. */
+        void stopClosedLoop();
+    }
+
+    /** How often the pacing task runs. */
+    public static final long TICK_MICROS = 50;
+
+    private final double nanosPerRequest;
+    private final int maxInFlight;
+    private final LongSupplier clock;
+    private long start;
+    private long sent;
+
+    /**
+     * @param ratePerSecond requests per second, &gt; 0
+     * @param maxInFlight   unanswered requests beyond which sending pauses, &gt; 0
+     * @param clock         nanosecond clock ({@code System::nanoTime}); the schedule starts at its first reading,
+     *                      until {@link #start} starts it again
+     */
+    public Pacer(long ratePerSecond, int maxInFlight, LongSupplier clock) {
+        if (ratePerSecond <= 0) {
+            throw new IllegalArgumentException("ratePerSecond <= 0: " + ratePerSecond);
+        }
+        if (maxInFlight <= 0) {
+            throw new IllegalArgumentException("maxInFlight <= 0: " + maxInFlight);
+        }
+        this.nanosPerRequest = 1e9 / ratePerSecond;
+        this.maxInFlight = maxInFlight;
+        this.clock = clock;
+        this.start = clock.getAsLong();
+    }
+
+    /**
+     * Sends what is due at {@code nowNanos}.
+     *
+     * @return the requests sent by this call
+     */
+    public long sendDue(Sender sender, long nowNanos) {
+        long due = (long) ((nowNanos - start) / nanosPerRequest) + 1;
+        long before = sent;
+        while (sent < due && sender.inFlight() < maxInFlight) {
+            sender.send(start + (long) (sent * nanosPerRequest));
+            sent++;
+        }
+        return sent - before;
+    }
+
+    /**
+     * When {@code report} starts measuring: stops the sender's closed loop and runs the pacing task on {@code loop}
+     * (the connection's event loop) until the JVM exits, the schedule starting then.
+     */
+    public void start(Sender sender, ScheduledExecutorService loop, ClientReport report) {
+        report.whenMeasuring(() -> loop.execute(() -> {
+            sender.stopClosedLoop();
+            start = clock.getAsLong();
+            loop.scheduleAtFixedRate(() -> {
+                sendDue(sender, clock.getAsLong());
+                sender.tickDone();
+            }, 0, TICK_MICROS, TimeUnit.MICROSECONDS);
+        }));
+    }
+}

@@ -1,0 +1,76 @@
+package dev.sluice.bench.throughput.peers;
+
+import dev.sluice.bench.throughput.internal.BenchMain;
+import dev.sluice.bench.throughput.internal.ChildOptions;
+import dev.sluice.bench.throughput.internal.Payloads;
+import io.grpc.Server;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.ServerCalls;
+import io.grpc.stub.StreamObserver;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetSocketAddress;
+
+/**
+ * The grpc-java benchmark server, in the configuration grpc-java's own benchmarks use for speed: plain (unshaded)
+ * grpc-netty, epoll, one event loop, {@code directExecutor()} (handlers run on the event loop), plaintext, an
+ * HTTP/2 flow-control window of 1,000,000 bytes. Unary answers one pre-built message; server streaming sends the
+ * same message for as long as the call is ready ({@code isReady()}/{@code onReadyHandler}, grpc's flow control).
+ */
+public final class GrpcServer {
+
+    private GrpcServer() {
+    }
+
+    public static void main(String[] args) {
+        BenchMain.server(args, GrpcServer::start);
+    }
+
+    private static int start(ChildOptions options) throws Exception {
+        byte[] answer = Payloads.bytes(options.size());
+        boolean epoll = Epoll.isAvailable();
+        Class<? extends ServerChannel> channel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        ServerServiceDefinition service = ServerServiceDefinition.builder(GrpcService.NAME)
+            .addMethod(GrpcService.UNARY, ServerCalls.asyncUnaryCall((request, observer) -> {
+                observer.onNext(answer);
+                observer.onCompleted();
+            }))
+            .addMethod(GrpcService.STREAM, ServerCalls.asyncServerStreamingCall((request, observer) ->
+                stream(answer, observer)))
+            .build();
+        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(options.host(), options.port()))
+            .channelType(channel)
+            .bossEventLoopGroup(group(epoll, "grpc-boss"))
+            .workerEventLoopGroup(group(epoll, "grpc-worker"))
+            .directExecutor()
+            .flowControlWindow(GrpcService.FLOW_CONTROL_WINDOW)
+            .addService(service)
+            .build()
+            .start();
+        return server.getPort();
+    }
+
+    private static void stream(byte[] answer, StreamObserver<byte[]> observer) {
+        ServerCallStreamObserver<byte[]> call = (ServerCallStreamObserver<byte[]>) observer;
+        // Without a cancel handler, onNext after the client goes away throws; with one it is a no-op.
+        call.setOnCancelHandler(() -> { });
+        call.setOnReadyHandler(() -> {
+            while (call.isReady() && !call.isCancelled()) {
+                call.onNext(answer);
+            }
+        });
+    }
+
+    static EventLoopGroup group(boolean epoll, String name) {
+        DefaultThreadFactory threads = new DefaultThreadFactory(name, true);
+        return epoll ? new EpollEventLoopGroup(1, threads) : new NioEventLoopGroup(1, threads);
+    }
+}

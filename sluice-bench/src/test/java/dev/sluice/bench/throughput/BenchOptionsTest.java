@@ -1,0 +1,61 @@
+package dev.sluice.bench.throughput;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BenchOptionsTest {
+
+    @Test
+    void defaultsRunEveryCellAsTheIssueAsks() {
+        BenchOptions o = BenchOptions.parse(new String[0]);
+        assertThat(o.impls()).containsExactly(Impl.values());
+        assertThat(o.interactions()).containsExactly(Interaction.values());
+        assertThat(o.sizes()).containsExactly(4, 140);
+        assertThat(o.warmupSeconds()).isEqualTo(25);
+        assertThat(o.seconds()).isEqualTo(20);
+        assertThat(o.out()).isEqualTo(Path.of("docs/benchmarks.md"));
+        assertThat(o.latencyPercents()).isEmpty();
+        assertThat(o.window()).isEqualTo(512);
+    }
+
+    @Test
+    void listsMayBeCommaSeparatedOrRepeated() {
+        BenchOptions o = BenchOptions.parse(new String[] {"--impl", "sluice,grpc-java", "--impl", "sluice",
+            "--size", "140", "--latency", "--jvm-arg", "-XX:+UseG1GC", "--jvm-arg", "-Dx=1"});
+        assertThat(o.impls()).containsExactly(Impl.SLUICE, Impl.GRPC_JAVA);
+        assertThat(o.sizes()).containsExactly(140);
+        assertThat(o.latencyPercents()).containsExactly(50, 90);
+        assertThat(o.jvmArgs()).containsExactly("-XX:+UseG1GC", "-Dx=1");
+    }
+
+    @Test
+    void rejectsWhatCannotBeRun() {
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--server-cpu", "1"}))
+            .hasMessage("--server-cpu and --client-cpu must differ, both are 1");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--latency-rates", "50"}))
+            .hasMessage("--latency-rates needs --latency");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--impl", "tars"}))
+            .hasMessage("unknown implementation 'tars': expected one of sluice, rsocket-java, grpc-java, netty-floor");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--latency", "--latency-rates", "0"}))
+            .hasMessage("--latency-rates values must be in [1, 100], got 0");
+    }
+
+    @Test
+    void planSkipsWhatAnImplementationDoesNotDo() {
+        BenchOptions o = BenchOptions.parse(new String[] {"--interaction", "stream,fnf", "--size", "4,140"});
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        List<Cell> cells = Bench.plan(o, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        assertThat(cells).hasSize(4 * 2 + 2 * 2);
+        assertThat(cells).filteredOn(c -> c.interaction() == Interaction.FNF).extracting(Cell::impl)
+            .containsOnly(Impl.SLUICE, Impl.RSOCKET_JAVA);
+        assertThat(bytes.toString(StandardCharsets.UTF_8))
+            .isEqualTo("not implemented, skipped: grpc-java fire-and-forget, raw-Netty floor fire-and-forget\n");
+    }
+}

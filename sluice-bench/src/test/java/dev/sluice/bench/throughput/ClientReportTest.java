@@ -1,0 +1,92 @@
+package dev.sluice.bench.throughput;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.bench.throughput.internal.ChildOptions;
+import dev.sluice.bench.throughput.internal.ClientReport;
+import dev.sluice.bench.throughput.internal.Latency;
+import dev.sluice.bench.throughput.internal.Meter;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.function.LongSupplier;
+import org.junit.jupiter.api.Test;
+
+/** The client's lines to the driver, on a virtual clock: no test here waits. */
+class ClientReportTest {
+
+    private static final long SECOND = 1_000_000_000L;
+
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    private final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    private final Meter meter = new Meter();
+
+    /**
+     * Each reading of the clock moves it one second on, during which 1000 messages are handled and, when paced,
+     * one request due at the reading is answered 1 ms later.
+     */
+    private LongSupplier loadedClock(Latency latency) {
+        long[] now = {0};
+        return () -> {
+            meter.add(1000);
+            long t = now[0];
+            if (latency != null) {
+                latency.record(t, t + 1_000_000);
+            }
+            now[0] += SECOND;
+            return t;
+        };
+    }
+
+    private List<String> lines() {
+        return bytes.toString(StandardCharsets.UTF_8).lines().toList();
+    }
+
+    @Test
+    void printsWarmupThenMeasuredFiguresFromMeasuredTimeThenDone() {
+        ChildOptions o = ChildOptions.parse(new String[] {"--warmup", "2", "--seconds", "3"});
+        int status = new ClientReport(o, meter, null, out, loadedClock(null)).run();
+        assertThat(status).isZero();
+        // Two clock readings a second, 1000 messages each, over two seconds of clock: 1000/s.
+        assertThat(lines()).containsExactly("warmup 1 1000", "warmup 2 1000", "tick 1 1000", "tick 2 1000",
+            "tick 3 1000", "done");
+    }
+
+    @Test
+    void pacedRunReportsLatencyOfTheMeasuredSecondsOnly() {
+        ChildOptions o = ChildOptions.parse(new String[] {"--interaction", "response", "--rate", "10", "--warmup",
+            "1", "--seconds", "2"});
+        Latency latency = new Latency();
+        latency.record(0, 5 * SECOND); // during warm-up: must not show
+        boolean[] restarted = {false};
+        ClientReport report = new ClientReport(o, meter, latency, out, loadedClock(latency));
+        report.whenMeasuring(() -> restarted[0] = true);
+        int status = report.run();
+        assertThat(restarted[0]).as("the pacer was told measuring started").isTrue();
+        assertThat(status).isZero();
+        List<String> lines = lines();
+        assertThat(lines).hasSize(5);
+        assertThat(lines.get(4)).isEqualTo("done");
+        LatencyFigures l = LatencyFigures.parse(lines.get(3).substring("latency".length()));
+        // Readings at 3..6 s: the one at 3 s (the warm-up's end, "now") and those after it.
+        assertThat(l.count()).isEqualTo(4);
+        assertThat(l.max()).isBetween(999.0, 1001.0);
+        assertThat(l.p50()).isBetween(999.0, 1001.0);
+    }
+
+    @Test
+    void aFailedLoadEndsTheReportWithAnErrorLine() {
+        ChildOptions o = ChildOptions.parse(new String[] {"--warmup", "1", "--seconds", "5"});
+        ClientReport report = new ClientReport(o, meter, null, out, loadedClock(null));
+        report.fail(new IllegalStateException("the connection closed"));
+        PrintStream err = System.err;
+        System.setErr(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        try {
+            assertThat(report.run()).isEqualTo(1);
+        } finally {
+            System.setErr(err);
+        }
+        assertThat(lines()).containsExactly("error java.lang.IllegalStateException: the connection closed");
+    }
+}

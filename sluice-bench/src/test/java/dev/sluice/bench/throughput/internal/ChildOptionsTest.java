@@ -1,0 +1,48 @@
+package dev.sluice.bench.throughput.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.bench.throughput.Interaction;
+import org.junit.jupiter.api.Test;
+
+class ChildOptionsTest {
+
+    @Test
+    void defaultsAreAClosedLoopOnLoopback() {
+        ChildOptions o = ChildOptions.parse(new String[0]);
+        assertThat(o).isEqualTo(new ChildOptions("127.0.0.1", 0, Interaction.STREAM, 4, 512, 1024, 25, 20, 0, 65_536,
+            -1, 0));
+        assertThat(o.paced()).isFalse();
+    }
+
+    @Test
+    void readsEveryOptionInBothSpellings() {
+        ChildOptions o = ChildOptions.parse(new String[] {"--port", "7000", "--interaction=response", "--size",
+            "140", "--window", "64", "--rate", "1_000", "--max-in-flight", "8", "--warmup", "0", "--seconds", "3",
+            "--parent-pid", "42", "--max-seconds", "90"});
+        assertThat(o).isEqualTo(new ChildOptions("127.0.0.1", 7000, Interaction.RESPONSE, 140, 64, 1024, 0, 3, 1000,
+            8, 42, 90));
+        assertThat(o.paced()).isTrue();
+    }
+
+    @Test
+    void errorsQuoteTheOffendingValue() {
+        assertThatThrownBy(() -> ChildOptions.parse(new String[] {"--size", "-1"}))
+            .hasMessage("--size must be in [0, 1048576], got -1");
+        assertThatThrownBy(() -> ChildOptions.parse(new String[] {"--port", "x"}))
+            .hasMessage("--port must be a whole number, got 'x'");
+        assertThatThrownBy(() -> ChildOptions.parse(new String[] {"--interaction", "push"}))
+            .hasMessage("unknown interaction 'push': expected one of stream, response, channel, fnf");
+        assertThatThrownBy(() -> ChildOptions.parse(new String[] {"--speed", "1"}))
+            .hasMessageStartingWith("unknown option --speed; known: --demand, --host");
+        assertThatThrownBy(() -> ChildOptions.parse(new String[] {"--port"}))
+            .hasMessage("option --port needs a value");
+    }
+
+    @Test
+    void aRateIsOnlyForRequestResponse() {
+        assertThatThrownBy(() -> ChildOptions.parse(new String[] {"--interaction", "stream", "--rate", "10"}))
+            .hasMessage("--rate is implemented for --interaction response only, got stream");
+    }
+}

@@ -1,0 +1,64 @@
+package dev.sluice.bench.throughput.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PacerTest {
+
+    private static final long MS = 1_000_000;
+
+    /** Records due times; answers nothing unless told. */
+    private static final class Recorder implements Pacer.Sender {
+        final List<Long> due = new ArrayList<>();
+        int answered;
+
+        @Override
+        public void send(long dueNanos) {
+            due.add(dueNanos);
+        }
+
+        @Override
+        public int inFlight() {
+            return due.size() - answered;
+        }
+
+        @Override
+        public void stopClosedLoop() {
+        }
+    }
+
+    @Test
+    void sendsEachRequestAtItsDueTimeOnAGrid() {
+        long start = 10 * MS;
+        Pacer pacer = new Pacer(1000, 100, () -> start);
+        Recorder r = new Recorder();
+        // rows: now (ms after start) -> requests sent by that call
+        assertThat(pacer.sendDue(r, start)).as("t=0: request 0 is due").isEqualTo(1);
+        assertThat(pacer.sendDue(r, start + MS / 2)).as("t=0.5 ms: nothing new").isEqualTo(0);
+        assertThat(pacer.sendDue(r, start + 3 * MS)).as("t=3 ms: requests 1, 2, 3").isEqualTo(3);
+        assertThat(r.due).containsExactly(start, start + MS, start + 2 * MS, start + 3 * MS);
+    }
+
+    @Test
+    void waitsAtMaxInFlightThenSendsTheBacklogWithTheirOriginalDueTimes() {
+        Pacer pacer = new Pacer(1000, 2, () -> 0);
+        Recorder r = new Recorder();
+        assertThat(pacer.sendDue(r, 4 * MS)).as("5 due, 2 allowed in flight").isEqualTo(2);
+        r.answered = 2;
+        assertThat(pacer.sendDue(r, 5 * MS)).as("6 due, 2 more allowed").isEqualTo(2);
+        r.answered = 4;
+        assertThat(pacer.sendDue(r, 5 * MS)).isEqualTo(2);
+        // The late ones keep the times they were due at: their response times will include the wait.
+        assertThat(r.due).containsExactly(0L, MS, 2 * MS, 3 * MS, 4 * MS, 5 * MS);
+    }
+
+    @Test
+    void rejectsNonPositiveSettingsQuotingThem() {
+        assertThatThrownBy(() -> new Pacer(0, 1, () -> 0)).hasMessage("ratePerSecond <= 0: 0");
+        assertThatThrownBy(() -> new Pacer(1, -3, () -> 0)).hasMessage("maxInFlight <= 0: -3");
+    }
+}

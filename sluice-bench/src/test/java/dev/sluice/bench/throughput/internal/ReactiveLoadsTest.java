@@ -1,0 +1,133 @@
+package dev.sluice.bench.throughput.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+/** The client-side loads shared by the Sluice and rsocket-java clients, against publishers the test drives. */
+class ReactiveLoadsTest {
+
+    private final Meter meter = new Meter();
+    private final ClientReport report = new ClientReport(ChildOptions.parse(new String[0]), meter, null,
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), System::nanoTime);
+
+    @Test
+    void windowedCounterKeepsDemandWithinTheWindowAndReleasesWhatItCounts() {
+        List<Long> requests = new ArrayList<>();
+        Sinks.Many<ByteBuf> sink = Sinks.many().unicast().onBackpressureBuffer();
+        sink.asFlux().doOnRequest(requests::add).subscribe(new WindowedCounter<>(meter, report, 4));
+        List<ByteBuf> sent = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            ByteBuf b = Unpooled.buffer(1);
+            sent.add(b);
+            sink.tryEmitNext(b);
+        }
+        // 4 up front, then 2 more each time 2 have arrived: never more than 4 outstanding.
+        assertThat(requests).containsExactly(4L, 2L, 2L);
+        assertThat(meter.total()).isEqualTo(5);
+        assertThat(sent).allMatch(b -> b.refCnt() == 0);
+        assertThat(report.failure()).isNull();
+    }
+
+    @Test
+    void windowedCounterReportsAStreamThatEnds() {
+        Flux.<ByteBuf>empty().subscribe(new WindowedCounter<>(meter, report, 4));
+        assertThat(report.failure()).hasMessage("the stream completed, but the benchmark's streams are infinite");
+    }
+
+    @Test
+    void closedLoopKeepsTheWindowInFlightAndSendsOnePerAnswer() {
+        List<Sinks.One<ByteBuf>> calls = new ArrayList<>();
+        RequestLoop<ByteBuf> loop = new RequestLoop<>(() -> {
+            Sinks.One<ByteBuf> s = Sinks.one();
+            calls.add(s);
+            return s.asMono();
+        }, meter, report, null);
+        loop.startClosedLoop(3);
+        assertThat(calls).hasSize(3);
+
+        ByteBuf answer = Unpooled.buffer(1);
+        calls.get(1).tryEmitValue(answer);
+        assertThat(answer.refCnt()).isZero();
+        assertThat(meter.total()).isEqualTo(1);
+        assertThat(calls).as("the answer sent the next request").hasSize(4);
+    }
+
+    @Test
+    void pacedRequestsRecordTheirTimeFromWhenTheyWereDue() {
+        Latency latency = new Latency();
+        Sinks.One<ByteBuf> call = Sinks.one();
+        RequestLoop<ByteBuf> loop = new RequestLoop<>(call::asMono, meter, report, latency);
+        long due = System.nanoTime() - 5_000_000_000L;
+        loop.send(due);
+        assertThat(loop.inFlight()).isEqualTo(1);
+        call.tryEmitValue(Unpooled.buffer(1));
+        // At least the 5 s since it was due, however quickly the answer came.
+        assertThat(latency.snapshot().getMinValue()).isGreaterThanOrEqualTo(4_990_000_000L);
+        assertThat(loop.inFlight()).isZero();
+    }
+
+    @Test
+    void stoppingTheClosedLoopLetsItsRequestsFinishWithoutSuccessors() {
+        List<Sinks.One<ByteBuf>> calls = new ArrayList<>();
+        RequestLoop<ByteBuf> loop = new RequestLoop<>(() -> {
+            Sinks.One<ByteBuf> s = Sinks.one();
+            calls.add(s);
+            return s.asMono();
+        }, meter, report, new Latency());
+        loop.startClosedLoop(2);
+        loop.stopClosedLoop();
+        calls.get(0).tryEmitValue(Unpooled.buffer(1));
+        assertThat(calls).as("no successor once stopped").hasSize(2);
+        assertThat(meter.total()).isEqualTo(1);
+        assertThat(loop.inFlight()).as("closed-loop requests are not the pacer's").isZero();
+    }
+
+    @Test
+    void answersToRequestsDueBeforeMeasuringStartedAreLeftOut() {
+        Latency latency = new Latency();
+        long now = System.nanoTime();
+        latency.startMeasuring(now);
+        latency.record(now - 1, now + 7_000_000);
+        latency.record(now, now + 2_000_000);
+        assertThat(latency.snapshot().getTotalCount()).isEqualTo(1);
+    }
+
+    @Test
+    void fireAndForgetCountsARoundOnlyWhenItsFenceIsAnswered() {
+        int[] fired = new int[1];
+        List<Sinks.One<ByteBuf>> fences = new ArrayList<>();
+        FencedFireAndForget<ByteBuf> load = new FencedFireAndForget<>(() -> Mono.fromRunnable(() -> fired[0]++),
+            () -> {
+                Sinks.One<ByteBuf> s = Sinks.one();
+                fences.add(s);
+                return s.asMono();
+            }, 10, meter, report);
+        load.start();
+        assertThat(fired[0]).as("two rounds in flight").isEqualTo(20);
+        assertThat(fences).hasSize(2);
+        assertThat(meter.total()).isZero();
+
+        fences.get(0).tryEmitValue(Unpooled.buffer(1));
+        assertThat(meter.total()).isEqualTo(10);
+        assertThat(fired[0]).as("the answer started the next round").isEqualTo(30);
+        assertThat(fences).hasSize(3);
+    }
+
+    @Test
+    void aFenceWithoutAnAnswerIsAFailure() {
+        new FencedFireAndForget<ByteBuf>(Mono::empty, Mono::empty, 1, meter, report).start();
+        assertThat(report.failure()).hasMessage("the fence's request-response completed without an answer");
+        assertThat(meter.total()).isZero();
+    }
+}

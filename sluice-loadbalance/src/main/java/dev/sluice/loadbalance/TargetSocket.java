@@ -28,7 +28,7 @@ final class TargetSocket {
     private volatile boolean removed;
     private volatile Disposable pending;
     private int failures;
-    private String lastError = "not connected yet";
+    private volatile String lastError = "not connected yet";
 
     TargetSocket(Target target, Function<Target, Mono<Connection>> connect, Runnable changed, Duration minBackoff,
                  Duration maxBackoff, Scheduler scheduler) {
@@ -53,13 +53,18 @@ final class TargetSocket {
         pending = connect.apply(target).subscribe(this::connected, this::failed);
     }
 
-    private synchronized void connected(Connection c) {
-        if (removed) {
-            c.dispose();
-            return;
+    // Lock order: the balancer calls in while holding its own lock (update, dispose), so nothing here may call
+    // back into the balancer (changed.run()) while holding this object's lock.
+
+    private void connected(Connection c) {
+        synchronized (this) {
+            if (removed) {
+                c.dispose();
+                return;
+            }
+            failures = 0;
+            connection = c;
         }
-        failures = 0;
-        connection = c;
         log.info("connected to target {}", target.key());
         changed.run();
         c.onClose().subscribe(null, e -> lost(c), () -> lost(c));
@@ -71,10 +76,16 @@ final class TargetSocket {
         scheduleReconnect();
     }
 
-    private synchronized void lost(Connection c) {
-        if (connection == c) {
-            connection = null;
-            lastError = "connection lost";
+    private void lost(Connection c) {
+        boolean wasCurrent;
+        synchronized (this) {
+            wasCurrent = connection == c;
+            if (wasCurrent) {
+                connection = null;
+                lastError = "connection lost";
+            }
+        }
+        if (wasCurrent) {
             log.info("lost target {}; reconnecting", target.key());
             changed.run();
         }

@@ -34,6 +34,19 @@ class CommandLineErrorsTest {
     }
 
     @Test
+    void rateLimitArgumentErrors() {
+        assertThat(run("server", "--rate-limit", "fast", "--address", "127.0.0.1:0")).startsWith("2|")
+            .contains("--rate-limit must look like 425/s, got 'fast'");
+        assertThat(run("server", "--rate-limit", "5/week", "--address", "127.0.0.1:0")).startsWith("2|")
+            .contains("--rate-limit unit must be /s, /ms, /m or /h, got '5/week'");
+        assertThat(run("proxy", "--rate-limit", "10/s", "--rate-limit-key", "cookie", "--servers", "127.0.0.1:1",
+            "--address", "127.0.0.1:0")).startsWith("2|")
+            .contains("--rate-limit-key must be global, remote-address or metadata:NAME, got 'cookie'");
+        assertThat(run("server", "--rate-limit", "10/s", "--burst", "0", "--address", "127.0.0.1:0"))
+            .startsWith("2|").contains("--burst must be >= 1, got 0");
+    }
+
+    @Test
     void proxyArgumentErrors() {
         assertThat(run("proxy")).startsWith("2|").contains("Missing required option: '--servers");
         assertThat(run("proxy", "--servers", "127.0.0.1:1,nope")).startsWith("2|")

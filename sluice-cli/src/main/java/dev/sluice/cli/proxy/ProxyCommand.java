@@ -1,6 +1,7 @@
 package dev.sluice.cli.proxy;
 
 import dev.sluice.cli.HostPort;
+import dev.sluice.cli.RateLimitOptions;
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.RSocketServer;
@@ -16,9 +17,14 @@ import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /** {@code sluice proxy}: a reverse proxy that sends each request to the server with the most lease left. */
 @Command(name = "proxy", mixinStandardHelpOptions = true,
@@ -37,7 +43,13 @@ public final class ProxyCommand implements Callable<Integer> {
         description = "the servers, host:port,host:port,...")
     List<HostPort> servers;
 
-    private LeastLoadedBalancer balancer;
+    @Mixin
+    RateLimitOptions rateLimit = new RateLimitOptions();
+
+    @Spec
+    CommandSpec spec;
+
+    private volatile LeastLoadedBalancer balancer;
 
     /** A proxy with the given settings, for the demo (no command line). */
     public static ProxyCommand of(HostPort address, List<HostPort> servers) {
@@ -53,6 +65,16 @@ public final class ProxyCommand implements Callable<Integer> {
 
     /** Connects to the servers and starts listening; the returned server's disposal stops the balancer too. */
     public CloseableServer start() {
+        SocketAcceptor acceptor;
+        try {
+            // Reads the balancer when a client connects: it exists by then (it is built before binding).
+            acceptor = rateLimit.protect((setup, sendingSocket) -> Mono.just(balancer));
+        } catch (IllegalArgumentException e) {
+            if (spec == null) {
+                throw e;
+            }
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
         List<Target> targets = new ArrayList<>();
         for (HostPort s : servers) {
             targets.add(new Target(s.toString(), TcpClientTransport.create(s.host(), s.port())));
@@ -60,7 +82,7 @@ public final class ProxyCommand implements Callable<Integer> {
         balancer = LeastLoadedBalancer.builder(RSocketConnector.create().lease()).build(targets);
         CloseableServer server;
         try {
-            server = RSocketServer.create(SocketAcceptor.with(balancer))
+            server = RSocketServer.create(acceptor)
                 .bind(TcpServerTransport.create(address.toAddress())).block();
         } catch (RuntimeException e) {
             balancer.dispose();

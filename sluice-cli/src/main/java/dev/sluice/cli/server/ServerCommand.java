@@ -2,6 +2,7 @@ package dev.sluice.cli.server;
 
 import dev.sluice.cli.DurationConverter;
 import dev.sluice.cli.HostPort;
+import dev.sluice.cli.RateLimitOptions;
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.Leases;
 import dev.sluice.core.RSocketServer;
@@ -13,6 +14,7 @@ import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -46,6 +48,9 @@ public final class ServerCommand implements Callable<Integer> {
         description = "latency table 'N => MILLIS; ...; => MILLIS' (env CONCURRENCY_DELAY; default:"
             + " '${DEFAULT-VALUE}')")
     String concurrencyDelay;
+
+    @Mixin
+    RateLimitOptions rateLimit = new RateLimitOptions();
 
     @Spec
     CommandSpec spec;
@@ -87,7 +92,16 @@ public final class ServerCommand implements Callable<Integer> {
         }
         stats = new ServerStats();
         SaturableService service = new SaturableService(delays, address.toString(), System::nanoTime);
-        RSocketServer server = RSocketServer.create(SocketAcceptor.with(service));
+        SocketAcceptor acceptor;
+        try {
+            acceptor = rateLimit.protect(SocketAcceptor.with(service));
+        } catch (IllegalArgumentException e) {
+            if (spec == null) {
+                throw e;
+            }
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        RSocketServer server = RSocketServer.create(acceptor);
         if (leaseAllowed != null) {
             int allowed = leaseAllowed;
             Duration ttl = leaseTtl;

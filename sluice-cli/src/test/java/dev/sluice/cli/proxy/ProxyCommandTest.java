@@ -23,6 +23,34 @@ class ProxyCommandTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
     @Test
+    void rateLimitsClientsBeforeForwarding() {
+        ServerCommand a = ServerCommand.of("127.0.0.1", 0, 1000, Duration.ofSeconds(60));
+        CloseableServer sa = a.start();
+        ProxyCommand proxy = new ProxyCommand();
+        new picocli.CommandLine(proxy).parseArgs("--address", "127.0.0.1:0", "--servers", "127.0.0.1:" + sa.port(),
+            "--rate-limit", "1/m", "--burst", "2");
+        CloseableServer sp = proxy.start();
+        Connection client = RSocketConnector.create()
+            .connect(TcpClientTransport.create("127.0.0.1", sp.port())).block(TIMEOUT);
+        try {
+            for (int i = 0; i < 200 && proxy.balancer().connectedTargets().isEmpty(); i++) {
+                Thread.sleep(10);
+            }
+            client.requestResponse(Payload.create("1")).block(TIMEOUT).release();
+            client.requestResponse(Payload.create("2")).block(TIMEOUT).release();
+            assertThatThrownBy(() -> client.requestResponse(Payload.create("3")).block(TIMEOUT))
+                .isInstanceOf(RejectedException.class).hasMessage("rate_limited");
+            assertThat(a.stats().accepted()).as("the refused request never left the proxy").isEqualTo(2);
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        } finally {
+            client.dispose();
+            sp.dispose();
+            sa.dispose();
+        }
+    }
+
+    @Test
     void spreadsOverTheLeasesAndPassesRejectionsBackUnchanged() throws InterruptedException {
         ServerCommand a = ServerCommand.of("127.0.0.1", 0, 5, Duration.ofSeconds(60));
         ServerCommand b = ServerCommand.of("127.0.0.1", 0, 5, Duration.ofSeconds(60));

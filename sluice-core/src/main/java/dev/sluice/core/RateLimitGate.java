@@ -1,0 +1,71 @@
+package dev.sluice.core;
+
+import dev.sluice.limits.KeyedRateLimiter;
+import dev.sluice.limits.RateLimiter;
+import dev.sluice.limits.Reservation;
+import java.time.Duration;
+import java.util.function.Function;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * A {@link RequestGate} that applies a token-bucket {@link RateLimiter} (one for all requests) or a
+ * {@link KeyedRateLimiter} (one bucket per key: the client's address, a metadata value) to incoming requests.
+ *
+ * <p>With no maximum wait, a request without a token is refused at once with ERROR[REJECTED] {@code rate_limited}.
+ * With a maximum wait, it takes a reservation: if the token comes within the wait, the request proceeds after
+ * that delay; if the reservation says it cannot make it, the request is refused at once — in microseconds, not
+ * after a timeout — and the limiter is left as it was.
+ *
+ * <p>Thread-safe (the limiters are).
+ */
+public final class RateLimitGate implements RequestGate {
+
+    /** The ERROR[REJECTED] message of a request refused by the rate limit. */
+    public static final String RATE_LIMITED = "rate_limited";
+
+    private final Function<Payload, Reservation> reserve;
+    private final long maxWaitNanos;
+    private final Scheduler timer;
+
+    private RateLimitGate(Function<Payload, Reservation> reserve, Duration maxWait, Scheduler timer) {
+        if (maxWait == null || maxWait.isNegative()) {
+            throw new IllegalArgumentException("maxWait must be >= 0, got " + maxWait);
+        }
+        this.reserve = reserve;
+        this.maxWaitNanos = maxWait.toNanos();
+        this.timer = timer;
+    }
+
+    /** Every request of every connection shares {@code limiter}. */
+    public static RateLimitGate of(RateLimiter limiter, Duration maxWait) {
+        long wait = maxWait.toNanos();
+        return new RateLimitGate(p -> limiter.reserveN(limiter.clock().nanoTime(), 1, wait), maxWait,
+            Schedulers.parallel());
+    }
+
+    /** Each request uses the bucket of {@code key.apply(request)}. */
+    public static <K> RateLimitGate of(KeyedRateLimiter<K> limiter, Function<Payload, K> key, Duration maxWait) {
+        long wait = maxWait.toNanos();
+        return new RateLimitGate(p -> limiter.reserveN(key.apply(p), limiter.clock().nanoTime(), 1, wait),
+            maxWait, Schedulers.parallel());
+    }
+
+    @Override
+    public Mono<Void> admit(RequestType type, Payload request) {
+        Reservation r = reserve.apply(request);
+        if (!r.ok()) {
+            return Mono.error(new RejectedException(RATE_LIMITED));
+        }
+        long delay = r.delay();
+        if (delay <= 0) {
+            return null;
+        }
+        if (delay > maxWaitNanos) {
+            r.cancel();
+            return Mono.error(new RejectedException(RATE_LIMITED));
+        }
+        return Mono.delay(Duration.ofNanos(delay), timer).then().doOnCancel(r::cancel);
+    }
+}

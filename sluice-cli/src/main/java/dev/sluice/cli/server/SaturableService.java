@@ -2,8 +2,12 @@ package dev.sluice.cli.server;
 
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.netty.util.internal.ThreadExecutorMap;
 import java.time.Duration;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import reactor.core.publisher.Mono;
 
@@ -35,6 +39,12 @@ public final class SaturableService implements RSocket {
         this.address = address;
     }
 
+    /** How long until the next one-second window starts, in nanoseconds. */
+    public synchronized long nanosToNextWindow() {
+        long elapsed = nanoClock.getAsLong() - windowStart;
+        return 1_000_000_000L - Math.floorMod(elapsed, 1_000_000_000L);
+    }
+
     /** Counts a request in the current window and returns its delay in nanoseconds. */
     synchronized long nextDelayNanos() {
         long now = nanoClock.getAsLong();
@@ -51,6 +61,16 @@ public final class SaturableService implements RSocket {
     public Mono<Payload> requestResponse(Payload payload) {
         payload.release();
         long delay = nextDelayNanos();
-        return Mono.delay(Duration.ofNanos(delay)).map(t -> Payload.create(address));
+        EventExecutor loop = ThreadExecutorMap.currentExecutor();
+        if (loop == null) {
+            return Mono.delay(Duration.ofNanos(delay)).map(t -> Payload.create(address));
+        }
+        // On the connection's event loop (where handlers are called): its timer is precise, and the answer is
+        // written without a hop from a timer thread, so the measured latency is the service's, not the scheduler's.
+        return Mono.create(sink -> {
+            ScheduledFuture<?> answer = loop.schedule(() -> sink.success(Payload.create(address)), delay,
+                TimeUnit.NANOSECONDS);
+            sink.onCancel(() -> answer.cancel(false));
+        });
     }
 }

@@ -4,6 +4,7 @@ import dev.sluice.cli.DurationConverter;
 import dev.sluice.cli.HostPort;
 import dev.sluice.cli.RateLimitOptions;
 import dev.sluice.core.CloseableServer;
+import dev.sluice.core.Lease;
 import dev.sluice.core.Leases;
 import dev.sluice.core.RSocketServer;
 import dev.sluice.core.SocketAcceptor;
@@ -20,6 +21,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /** {@code sluice server}: the saturable demo service, leasing its capacity. */
 @Command(name = "server", mixinStandardHelpOptions = true,
@@ -105,7 +107,11 @@ public final class ServerCommand implements Callable<Integer> {
         if (leaseAllowed != null) {
             int allowed = leaseAllowed;
             Duration ttl = leaseTtl;
-            server.lease(scheduler -> Leases.of(stats, s -> Leases.fixed(ttl, allowed, scheduler)
+            Lease lease = Lease.of(ttl, allowed);
+            // The first lease goes out at once; the next ones when the service's one-second windows start, so
+            // that a lease's requests never straddle two windows (which would count up to twice the lease in one).
+            server.lease(scheduler -> Leases.of(stats, s -> Flux.concat(Mono.just(lease),
+                    Flux.interval(Duration.ofNanos(service.nanosToNextWindow()), ttl, scheduler).map(t -> lease))
                 .doOnNext(l -> s.leaseSent(l.allowedRequests(), l.ttl().toMillis()))));
         }
         CloseableServer running = server.bind(TcpServerTransport.create(address.toAddress())).block();

@@ -32,6 +32,14 @@ public interface Connection extends RSocket {
      */
     boolean isDraining();
 
+    /**
+     * Why this connection closed: the peer's ERROR (say an {@link InvalidSetupException} "lease is not supported"
+     * when the server refused our SETUP), a keep-alive timeout, the transport's failure, or a
+     * {@link ConnectionClosedException} / {@link ConnectionCloseException} for a plain or graceful close. Null while
+     * open; set before {@link #onClose()} completes.
+     */
+    Throwable closeCause();
+
     /** The peer's address. */
     SocketAddress remoteAddress();
 }

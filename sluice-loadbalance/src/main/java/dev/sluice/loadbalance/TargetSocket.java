@@ -82,7 +82,9 @@ final class TargetSocket {
             wasCurrent = connection == c;
             if (wasCurrent) {
                 connection = null;
-                lastError = "connection lost";
+                // The cause says why, e.g. the server refused our SETUP: "lease is not supported".
+                Throwable cause = c.closeCause();
+                lastError = cause == null ? "connection lost" : "connection lost: " + cause.getMessage();
             }
         }
         if (wasCurrent) {

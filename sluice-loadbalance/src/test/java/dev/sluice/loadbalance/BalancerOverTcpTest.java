@@ -144,6 +144,42 @@ class BalancerOverTcpTest {
         }
     }
 
+    @Test
+    void saysWhyATargetRefusedTheConnection() throws InterruptedException {
+        // A server without leases refuses a requester that asks for them: the balancer's error must say so, not
+        // just "no target".
+        RSocket echo = new RSocket() {
+            @Override
+            public Mono<Payload> requestResponse(Payload p) {
+                return Mono.just(p);
+            }
+        };
+        CloseableServer plain = RSocketServer.create(SocketAcceptor.with(echo))
+            .bind(TcpServerTransport.create("127.0.0.1", 0)).block(TIMEOUT);
+        LeastLoadedBalancer balancer = LeastLoadedBalancer.builder(RSocketConnector.create().lease())
+            .backoff(Duration.ofSeconds(10), Duration.ofSeconds(10))
+            .build(List.of(new Target("plain", TcpClientTransport.create("127.0.0.1", plain.port()))));
+        try {
+            Throwable error = null;
+            // Before the first connect the target is "not connected yet"; a request may reach the connection before
+            // the refusal and fail with it (InvalidSetupException); after it, the balancer has no target and says
+            // why.
+            for (int i = 0; i < 500 && !(error instanceof NoTargetAvailableException
+                && error.getMessage().contains("lease")); i++) {
+                error = balancer.requestResponse(Payload.create("q")).map(p -> {
+                    p.release();
+                    return (Throwable) new AssertionError("answered without a lease");
+                }).onErrorResume(e -> Mono.just(e)).block(TIMEOUT);
+                Thread.sleep(10);
+            }
+            assertThat(error).isInstanceOf(NoTargetAvailableException.class)
+                .hasMessageContaining("plain: connection lost: lease is not supported");
+        } finally {
+            balancer.dispose();
+            plain.dispose();
+        }
+    }
+
     private static void awaitConnected(LeastLoadedBalancer balancer, int count) throws InterruptedException {
         for (int i = 0; i < 1000 && (balancer.connectedTargets().size() != count || balancer.availability() == 0);
              i++) {

@@ -1,6 +1,7 @@
 package dev.sluice.loadbalance;
 
 import dev.sluice.core.Connection;
+import dev.sluice.core.ConnectionClosedException;
 import dev.sluice.core.Payload;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -50,6 +51,11 @@ final class FakeConnection implements Connection {
     @Override
     public boolean isDraining() {
         return draining;
+    }
+
+    @Override
+    public Throwable closeCause() {
+        return isDisposed() ? new ConnectionClosedException("connection disposed") : null;
     }
 
     @Override

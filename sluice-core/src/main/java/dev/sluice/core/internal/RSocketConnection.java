@@ -136,6 +136,7 @@ public final class RSocketConnection implements FrameHandler, Connection {
     private long maxLifetimeNanos;
     private ScheduledFuture<?> keepAliveTask;
     private ScheduledFuture<?> deadlineTask;
+    /** Written on the event loop before {@code closed} completes, which publishes it to other threads. */
     private Throwable closeCause;
 
     private RSocketConnection(DuplexConnection transport, boolean client, ConnectionConfig config,
@@ -940,7 +941,7 @@ public final class RSocketConnection implements FrameHandler, Connection {
         }
     }
 
-    /** Why the connection closed (null while open). */
+    @Override
     public Throwable closeCause() {
         return closeCause;
     }

@@ -17,7 +17,8 @@ import java.util.stream.Collectors;
  * floor (see {@link BenchOptions#USAGE}). Each cell runs a server JVM and a client JVM, each pinned to its own
  * core; the driver itself only starts them, reads their one-second figures and writes the report.
  *
- * <pre>{@code java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.throughput.Bench}</pre>
+ * <pre>{@code bin/sluice bench}</pre>
+ * (or {@code java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.throughput.Bench}).
  *
  * <p>Exit status: 0 when every cell ran to the end, 1 when some failed, 2 on bad options or a machine that cannot
  * run it (no {@code taskset}, fewer than two cores).
@@ -57,8 +58,10 @@ public final class Bench {
         Path logs = o.logs() != null ? Files.createDirectories(o.logs()) : Files.createTempDirectory("sluice-bench-");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classpath = System.getProperty("java.class.path");
-        String command = "java -cp " + classpath + " " + Bench.class.getName()
-            + (args.length == 0 ? "" : " " + quote(args));
+        // bin/sluice says how it was launched, so that the report quotes the command a reader would type.
+        String launcher = System.getProperty("sluice.bench.launcher",
+            "java -cp " + classpath + " " + Bench.class.getName());
+        String command = launcher + (args.length == 0 ? "" : " " + quote(args));
         CellRunner runner = new CellRunner(o, logs, java, classpath, out);
 
         List<Cell> cells = plan(o, out);

@@ -18,7 +18,8 @@ record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integ
         int serverCpu, int clientCpu, String heap, List<String> jvmArgs, Path logs, boolean help) {
 
     static final String USAGE = """
-        Usage: java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.throughput.Bench [options]
+        Usage: bin/sluice bench [options]
+           (or java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.throughput.Bench [options])
 
         Runs every selected cell {implementation} x {interaction} x {payload size}: a server JVM pinned to one core
         and a client JVM pinned to the other (taskset, -XX:ActiveProcessorCount=1), a warm-up, then one throughput

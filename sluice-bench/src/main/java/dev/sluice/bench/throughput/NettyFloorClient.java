@@ -19,15 +19,15 @@ import io.netty.channel.EventLoopGroup;
 /**
  * The raw-Netty floor's client: sends pre-encoded RSocket request frames and counts the frames that come back by
  * their length prefixes, with no decoding. Request-stream: one REQUEST_STREAM, then counting. Request-response:
- * {@code --window} requests in flight, answering each read burst's completed frames with as many new requests in
- * one slice and one flush; or, after that loop's warm-up, paced at {@code --rate} by a {@link Pacer} on the
- * channel's own event loop, with due times in a ring matched to answers in order (the floor server answers in
- * order). Allocation-free per message.
+ * {@code --window} requests in flight, answering each read's completed frames with as many new requests in slices
+ * of at most {@link FloorFrames#FRAMES_PER_FLUSH}, each flushed; or, after that loop's warm-up, paced at {@code
+ * --rate} by a {@link Pacer} on the channel's own event loop, with due times in a ring matched to answers in order
+ * (the floor server answers in order). Allocation-free per message.
  */
 public final class NettyFloorClient {
 
     /** Pre-encoded requests: the most written in one slice. */
-    static final int REQUESTS = 4096;
+    static final int REQUESTS = FloorFrames.FRAMES_PER_FLUSH;
 
     private NettyFloorClient() {
     }
@@ -104,7 +104,7 @@ public final class NettyFloorClient {
         /** Closed-loop requests not yet answered; answers come in order, so theirs come before any paced one's. */
         private long closedInFlight;
         private boolean closedLoop = true;
-        /** Requests to write at the end of this read burst or pacing tick. */
+        /** Requests to write at the end of this read or pacing tick. */
         private long toWrite;
         private ChannelHandlerContext ctx;
 
@@ -167,10 +167,6 @@ public final class NettyFloorClient {
             for (long i = closed; i < answers; i++) {
                 latency.record(due[(int) (head++ & (due.length - 1))], now);
             }
-        }
-
-        @Override
-        public void channelReadComplete(ChannelHandlerContext ctx) {
             writeRequests(ctx);
         }
 
@@ -179,11 +175,10 @@ public final class NettyFloorClient {
                 return;
             }
             while (toWrite > 0) {
-                int k = (int) Math.min(toWrite, REQUESTS);
-                ctx.write(requests.retainedSlice(0, k * frameLength), ctx.voidPromise());
+                int k = (int) Math.min(toWrite, FloorFrames.FRAMES_PER_FLUSH);
+                ctx.writeAndFlush(requests.retainedSlice(0, k * frameLength), ctx.voidPromise());
                 toWrite -= k;
             }
-            ctx.flush();
         }
 
         @Override

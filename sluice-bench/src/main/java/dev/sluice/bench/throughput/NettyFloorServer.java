@@ -17,19 +17,20 @@ import io.netty.channel.socket.SocketChannel;
 import java.net.InetSocketAddress;
 
 /**
- * The raw-Netty floor's server: moves the bytes an RSocket responder would, with no framework work at all, so
- * the distance from any stack to it is what that stack's work costs. Request-stream: after the first inbound
- * frame it writes pre-encoded PAYLOAD frames, {@value #STREAM_BATCH} to a buffer, for as long as the channel is
- * writable. Request-response: it counts the complete REQUEST_RESPONSE frames in each read by their length
- * prefixes and, at the end of the read burst, writes as many pre-encoded PAYLOAD(N|C) answers in one slice and
- * flushes once. No decoding, no dispatch, no per-message allocation (a recycled duplicate or slice per batch).
+ * The raw-Netty floor's server: moves the bytes an RSocket responder would, with no framework work at all, so the
+ * distance from any stack to it is what that stack's work costs. Request-stream: after the first inbound frame it
+ * writes pre-encoded PAYLOAD frames, {@value #STREAM_BATCH} to a buffer, for as long as the channel is writable.
+ * Request-response: it counts the complete REQUEST_RESPONSE frames in each read by their length prefixes and
+ * answers them at once with as many pre-encoded PAYLOAD(N|C) frames, in slices of at most {@link
+ * FloorFrames#FRAMES_PER_FLUSH}, each flushed (the batching Sluice's writer uses). No decoding, no dispatch, no
+ * per-message allocation (a recycled duplicate or slice per batch).
  */
 public final class NettyFloorServer {
 
     /** PAYLOAD frames per written buffer in a stream. */
     static final int STREAM_BATCH = 1024;
     /** Pre-encoded answers: the most written in one slice. */
-    static final int ANSWERS = 4096;
+    static final int ANSWERS = FloorFrames.FRAMES_PER_FLUSH;
     /** Stream batches written per event-loop turn before letting reads in. */
     private static final int BATCHES_PER_TURN = 16;
 
@@ -143,16 +144,11 @@ public final class NettyFloorServer {
             ByteBuf in = (ByteBuf) msg;
             pending += walker.walk(in);
             in.release();
-        }
-
-        @Override
-        public void channelReadComplete(ChannelHandlerContext ctx) {
             while (pending > 0) {
-                int k = (int) Math.min(pending, ANSWERS);
-                ctx.write(answers.retainedSlice(0, k * frameLength), ctx.voidPromise());
+                int k = (int) Math.min(pending, FloorFrames.FRAMES_PER_FLUSH);
+                ctx.writeAndFlush(answers.retainedSlice(0, k * frameLength), ctx.voidPromise());
                 pending -= k;
             }
-            ctx.flush();
         }
 
         @Override

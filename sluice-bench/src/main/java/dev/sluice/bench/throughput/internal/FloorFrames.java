@@ -14,6 +14,12 @@ import io.netty.buffer.PooledByteBufAllocator;
  */
 public final class FloorFrames {
 
+    /**
+     * Request-response: the most frames written per flush, as Sluice's own writer does within a read burst: the
+     * peer starts on the first answers while the rest are written, rather than the two sides taking turns.
+     */
+    public static final int FRAMES_PER_FLUSH = 128;
+
     private static final int PREFIX = 3;
 
     private FloorFrames() {

@@ -488,9 +488,20 @@ public final class RSocketConnection implements FrameHandler, Connection {
                     handler.fireAndForget(payload).subscribe(Drain.INSTANCE);
                 }
                 case FrameType.REQUEST_RESPONSE -> {
-                    ResponderRequestResponse r = new ResponderRequestResponse(this, streamId, observer);
-                    streams.put(streamId, r);
-                    subscribe(handlerCall(() -> handler.requestResponse(payload)), r);
+                    Publisher<Payload> answer;
+                    try {
+                        answer = handler.requestResponse(payload);
+                    } catch (Throwable t) {
+                        answer = Mono.error(t);
+                    }
+                    if (answer == null) {
+                        answer = Mono.error(new NullPointerException("the handler returned null"));
+                    }
+                    if (!ResponderRequestResponse.answerAtOnce(this, streamId, answer, observer)) {
+                        ResponderRequestResponse r = new ResponderRequestResponse(this, streamId, observer);
+                        streams.put(streamId, r);
+                        subscribe(answer, r);
+                    }
                 }
                 case FrameType.REQUEST_STREAM -> {
                     ResponderRequestStream r = new ResponderRequestStream(this, streamId, initialN, observer);

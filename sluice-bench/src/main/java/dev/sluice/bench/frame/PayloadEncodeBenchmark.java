@@ -1,0 +1,118 @@
+package dev.sluice.bench.frame;
+
+import dev.sluice.core.Payload;
+import dev.sluice.core.RSocket;
+import dev.sluice.core.internal.ConnectionConfig;
+import dev.sluice.core.internal.RSocketConnection;
+import dev.sluice.frame.RequestStreamFrame;
+import dev.sluice.frame.SetupFrame;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.reactivestreams.Publisher;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+import reactor.core.publisher.Flux;
+
+/**
+ * Encode + flush of outbound PAYLOAD frames on an active responder request-stream: the handler's publisher emits
+ * a payload, the engine checks demand, encodes the frame into the connection's batch buffer, releases the payload,
+ * and every {@value #PER_FLUSH} frames ends the batch with a flush (what a read burst's end or a flush task does).
+ * Run with {@code -prof gc}: {@code gc.alloc.rate.norm} is bytes allocated per frame.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class PayloadEncodeBenchmark {
+
+    /** Frames per flush. */
+    static final int PER_FLUSH = 128;
+
+    @Param({"4", "140"})
+    int payloadSize;
+
+    private BenchConnection transport;
+    private RSocketConnection connection;
+    private ByteBuf template;
+    private Subscriber<? super Payload> emitter;
+    private int sinceFlush;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        transport = new BenchConnection();
+        ByteBuf setup = PooledByteBufAllocator.DEFAULT.buffer();
+        SetupFrame.encode(setup, false, 60_000, 300_000, null, "application/binary", "application/binary", null,
+            null);
+        ConnectionConfig config = new ConnectionConfig(0, 16 << 20, 100_000, Duration.ofSeconds(60),
+            Duration.ofSeconds(300));
+        Publisher<Payload> outbound = s -> {
+            emitter = s;
+            s.onSubscribe(new Subscription() {
+                @Override
+                public void request(long n) {
+                }
+
+                @Override
+                public void cancel() {
+                }
+            });
+        };
+        connection = RSocketConnection.client(transport, config, setup, c -> new RSocket() {
+            @Override
+            public Flux<Payload> requestStream(Payload payload) {
+                payload.release();
+                return Flux.from(outbound);
+            }
+        });
+        // The peer (a server: even stream ids) asks for an unbounded stream.
+        ByteBuf request = PooledByteBufAllocator.DEFAULT.directBuffer();
+        RequestStreamFrame.encode(request, 2, false, Integer.MAX_VALUE, null,
+            PooledByteBufAllocator.DEFAULT.buffer(0));
+        connection.onFrame(request, 0, request.readableBytes());
+        connection.onReadComplete();
+        request.release();
+        transport.runPendingTasks();
+        if (emitter == null) {
+            throw new IllegalStateException("the handler's stream was not subscribed");
+        }
+        template = PooledByteBufAllocator.DEFAULT.directBuffer(payloadSize).writeZero(payloadSize);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        long expected = (long) payloadSize + 9; // length prefix, header, data
+        if (transport.bytesWritten < expected) {
+            throw new IllegalStateException("nothing was written: the benchmark measured nothing");
+        }
+        connection.dispose();
+        transport.runPendingTasks();
+        template.release();
+    }
+
+    @Benchmark
+    public long encodeAndFlush() {
+        emitter.onNext(Payload.create(template.retainedDuplicate()));
+        if (++sinceFlush == PER_FLUSH) {
+            sinceFlush = 0;
+            connection.onReadComplete();
+        }
+        return transport.flushes;
+    }
+}

@@ -1,0 +1,106 @@
+package dev.sluice.bench.frame;
+
+import dev.sluice.core.Payload;
+import dev.sluice.core.RSocket;
+import dev.sluice.core.internal.ConnectionConfig;
+import dev.sluice.core.internal.RSocketConnection;
+import dev.sluice.frame.RequestResponseFrame;
+import dev.sluice.frame.SetupFrame;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import reactor.core.publisher.Mono;
+
+/**
+ * The responder's whole request-response path, one request per operation: an inbound REQUEST_RESPONSE frame is
+ * validated and dispatched to the handler, whose {@code Mono.just} answer is encoded as PAYLOAD(N|C) into the
+ * batch, the stream is removed, and every {@value #PER_FLUSH} requests the batch is flushed (a read burst's end).
+ * Run with {@code -prof gc}: {@code gc.alloc.rate.norm} is bytes allocated per request (the stream's state and
+ * the handler's {@code Mono} are per request by nature; the frames are not).
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class ResponderRequestResponseBenchmark {
+
+    /** Requests per flush. */
+    static final int PER_FLUSH = 128;
+
+    @Param({"4", "140"})
+    int payloadSize;
+
+    private BenchConnection transport;
+    private RSocketConnection connection;
+    private ByteBuf template;
+    private ByteBuf requests;
+    private int frameLength;
+    private int streamId;
+    private int sinceFlush;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        transport = new BenchConnection();
+        ByteBuf setup = PooledByteBufAllocator.DEFAULT.buffer();
+        SetupFrame.encode(setup, false, 60_000, 300_000, null, "application/binary", "application/binary", null,
+            null);
+        ConnectionConfig config = new ConnectionConfig(0, 16 << 20, 100_000, Duration.ofSeconds(60),
+            Duration.ofSeconds(300));
+        connection = RSocketConnection.client(transport, config, setup, c -> new RSocket() {
+            @Override
+            public Mono<Payload> requestResponse(Payload payload) {
+                payload.release();
+                return Mono.just(Payload.create(template.retainedDuplicate()));
+            }
+        });
+        transport.runPendingTasks();
+        template = PooledByteBufAllocator.DEFAULT.directBuffer(payloadSize).writeZero(payloadSize);
+        requests = PooledByteBufAllocator.DEFAULT.directBuffer();
+        ByteBuf data = PooledByteBufAllocator.DEFAULT.directBuffer(payloadSize).writeZero(payloadSize);
+        RequestResponseFrame.encode(requests, 2, false, null, data);
+        data.release();
+        frameLength = requests.readableBytes();
+        streamId = 2;
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        long expected = (long) payloadSize + 9; // length prefix, header, data
+        if (transport.bytesWritten < expected) {
+            throw new IllegalStateException("nothing was written: the benchmark measured nothing");
+        }
+        connection.dispose();
+        transport.runPendingTasks();
+        template.release();
+        requests.release();
+    }
+
+    @Benchmark
+    public long requestResponse() {
+        // The peer (a server) uses even stream ids; each request gets a fresh one, as on the wire.
+        requests.setInt(0, streamId);
+        streamId = streamId >= Integer.MAX_VALUE - 2 ? 2 : streamId + 2;
+        connection.onFrame(requests, 0, frameLength);
+        if (++sinceFlush == PER_FLUSH) {
+            sinceFlush = 0;
+            connection.onReadComplete();
+        }
+        return transport.flushes;
+    }
+}

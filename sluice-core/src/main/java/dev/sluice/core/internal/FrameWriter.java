@@ -26,10 +26,10 @@ final class FrameWriter implements Runnable {
     /** A batch is handed to the transport once it holds this much, even mid-turn, to bound its size. */
     static final int BATCH_BYTES = 64 * 1024;
     /**
-     * Within a read burst, a batch is flushed once it holds this many frames: the peer starts on the first
-     * answers while this side works on the rest, instead of the two taking turns with whole windows of requests
-     * (which leaves each core idle half the time). A read burst's batches are still large enough that a flush
-     * costs little per frame.
+     * Within a read burst, a batch is flushed once it holds this many exchange frames (see {@link #exchange}): the
+     * peer starts on the first answers while this side works on the rest, instead of the two taking turns with
+     * whole windows of requests (which leaves each core idle half the time). Stream elements do not count: they
+     * flow under the demand window, and flushing them early only adds syscalls.
      */
     static final int BURST_FLUSH_FRAMES = 128;
     private static final int LENGTH_PREFIX = 3;
@@ -72,13 +72,15 @@ final class FrameWriter implements Runnable {
     /** Finishes the frame started by {@link #begin}. */
     void end() {
         boolean full = true;
+        int header = frameStart;
         if (prefixed) {
             batch.setMedium(frameStart, batch.writerIndex() - frameStart - LENGTH_PREFIX);
             full = batch.readableBytes() >= BATCH_BYTES;
+            header += LENGTH_PREFIX;
         }
         dirty = true;
         if (inReadBurst) {
-            if (++framesSinceFlush >= BURST_FLUSH_FRAMES) {
+            if (exchange(batch, header) && ++framesSinceFlush >= BURST_FLUSH_FRAMES) {
                 flushBatch();
             } else if (full) {
                 handOver();
@@ -92,6 +94,20 @@ final class FrameWriter implements Runnable {
             flushScheduled = true;
             transport.executor().execute(this);
         }
+    }
+
+    /**
+     * Whether the frame at {@code off} starts or ends an exchange — a request, a final PAYLOAD, an ERROR or a
+     * CANCEL: what a peer waits for before it sends more work.
+     */
+    private static boolean exchange(ByteBuf buf, int off) {
+        int type = FrameHeader.frameType(buf, off);
+        return switch (type) {
+            case FrameType.PAYLOAD -> FrameHeader.hasFlag(buf, off, FrameFlags.COMPLETE);
+            case FrameType.REQUEST_RESPONSE, FrameType.REQUEST_FNF, FrameType.REQUEST_STREAM,
+                FrameType.REQUEST_CHANNEL, FrameType.ERROR, FrameType.CANCEL -> true;
+            default -> false;
+        };
     }
 
     /** Marks the start of a read burst: flushing waits for {@link #flushNow}. */

@@ -1,7 +1,12 @@
 package dev.sluice.bench.frame;
 
+import dev.sluice.core.Connection;
+import dev.sluice.core.RSocket;
+import dev.sluice.core.internal.ConnectionConfig;
+import dev.sluice.core.internal.RSocketConnection;
 import dev.sluice.core.transport.DuplexConnection;
 import dev.sluice.core.transport.FrameHandler;
+import dev.sluice.frame.SetupFrame;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -9,6 +14,8 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.concurrent.EventExecutor;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.function.Function;
 
 /**
  * A transport stand-in for benchmarks: runs the engine on the benchmark thread (an embedded event loop), counts
@@ -19,6 +26,21 @@ final class BenchConnection implements DuplexConnection {
     private final EmbeddedChannel channel = new EmbeddedChannel();
     long bytesWritten;
     long flushes;
+
+    /**
+     * A client connection over a new stand-in, its SETUP sent, serving {@code handler} — a benchmark plays the
+     * server by feeding it frames (the server's requests use even stream ids).
+     */
+    static RSocketConnection connect(BenchConnection transport, Function<Connection, RSocket> handler) {
+        ByteBuf setup = PooledByteBufAllocator.DEFAULT.buffer();
+        SetupFrame.encode(setup, false, 60_000, 300_000, null, "application/binary", "application/binary", null,
+            null);
+        ConnectionConfig config = new ConnectionConfig(0, 16 << 20, 100_000, Duration.ofSeconds(60),
+            Duration.ofSeconds(300));
+        RSocketConnection c = RSocketConnection.client(transport, config, setup, handler);
+        transport.runPendingTasks();
+        return c;
+    }
 
     @Override
     public ByteBufAllocator alloc() {

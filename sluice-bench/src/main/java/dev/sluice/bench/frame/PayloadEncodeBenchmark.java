@@ -2,13 +2,10 @@ package dev.sluice.bench.frame;
 
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
-import dev.sluice.core.internal.ConnectionConfig;
 import dev.sluice.core.internal.RSocketConnection;
 import dev.sluice.frame.RequestStreamFrame;
-import dev.sluice.frame.SetupFrame;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -57,11 +54,6 @@ public class PayloadEncodeBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         transport = new BenchConnection();
-        ByteBuf setup = PooledByteBufAllocator.DEFAULT.buffer();
-        SetupFrame.encode(setup, false, 60_000, 300_000, null, "application/binary", "application/binary", null,
-            null);
-        ConnectionConfig config = new ConnectionConfig(0, 16 << 20, 100_000, Duration.ofSeconds(60),
-            Duration.ofSeconds(300));
         Publisher<Payload> outbound = s -> {
             emitter = s;
             s.onSubscribe(new Subscription() {
@@ -74,7 +66,7 @@ public class PayloadEncodeBenchmark {
                 }
             });
         };
-        connection = RSocketConnection.client(transport, config, setup, c -> new RSocket() {
+        connection = BenchConnection.connect(transport, c -> new RSocket() {
             @Override
             public Flux<Payload> requestStream(Payload payload) {
                 payload.release();

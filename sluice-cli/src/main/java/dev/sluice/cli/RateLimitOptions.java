@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import dev.sluice.core.Connection;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RateLimitGate;
 import dev.sluice.core.RequestGate;
@@ -7,16 +8,41 @@ import dev.sluice.core.SocketAcceptor;
 import dev.sluice.frame.metadata.CompositeMetadataCursor;
 import dev.sluice.limits.KeyedRateLimiter;
 import dev.sluice.limits.RateLimiter;
+import dev.sluice.limits.redis.FailurePolicy;
+import dev.sluice.limits.redis.RedisRateLimiter;
+import io.lettuce.core.RedisURI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Option;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * The rate-limit options shared by {@code sluice server} and {@code sluice proxy}: a token bucket applied to
- * incoming requests before they reach the service (over it: ERROR[REJECTED] {@code rate_limited}).
+ * incoming requests before they reach the service (over it: ERROR[REJECTED] {@code rate_limited}), kept in this
+ * process, or with {@code --redis} in Redis, where every process using that Redis shares it.
+ *
+ * <p>With {@code --redis}, Redis is asked once at startup. If it does not answer (after up to the connect timeout,
+ * {@link RedisRateLimiter#DEFAULT_CONNECT_TIMEOUT}, plus {@code --redis-timeout}), {@code --redis-failure} decides
+ * here as it will later: {@code closed} refuses to start ({@link IllegalStateException}, one line and exit code 1:
+ * a server that would refuse every request is a configuration error to report now), {@code open} logs one warning
+ * and starts (an outage of Redis must not become an outage of the service; the limit holds once Redis answers).
+ *
+ * <p>Not thread-safe: parsed and used once by the command that owns it, which {@link #close() closes} it when its
+ * server stops.
  */
-public final class RateLimitOptions {
+public final class RateLimitOptions implements AutoCloseable {
+
+    /**
+     * The one bucket of {@code --rate-limit-key global} (in Redis: after {@link RedisRateLimiter#DEFAULT_KEY_PREFIX};
+     * the other kinds' buckets are {@code remote-address:IP} and {@code metadata:MIME:VALUE}).
+     */
+    static final String GLOBAL_KEY = "global";
+
+    private static final Logger log = LoggerFactory.getLogger("sluice.redis");
 
     @Option(names = "--rate-limit", description = "token-bucket rate for incoming requests, e.g. 425/s (or 100/ms,"
         + " 6000/m); default: no limit")
@@ -31,19 +57,49 @@ public final class RateLimitOptions {
             + " (default: ${DEFAULT-VALUE})")
     Duration maxWait;
 
-    @Option(names = "--rate-limit-key", defaultValue = "global",
+    @Option(names = "--rate-limit-key", defaultValue = GLOBAL_KEY,
         description = "one bucket for all requests (global), one per client (remote-address), or one per value of"
             + " the composite-metadata entry with MIME type NAME (metadata:NAME) (default: ${DEFAULT-VALUE})")
     String key;
+
+    @Option(names = "--redis", paramLabel = "URI", converter = RedisUriConverter.class,
+        description = "keep the buckets in this Redis, e.g. redis://127.0.0.1:6379 (also rediss://,"
+            + " redis://:password@host:port/db): every process using it with the same --rate-limit and --burst"
+            + " shares the limit, one atomic script per request; default: buckets of this process only")
+    RedisURI redis;
+
+    @Option(names = "--redis-timeout", defaultValue = "50ms", converter = DurationConverter.class,
+        description = "how long a request waits for Redis's decision before --redis-failure decides"
+            + " (default: ${DEFAULT-VALUE}, the limiter's)")
+    Duration redisTimeout;
+
+    @Option(names = "--redis-failure", defaultValue = "open", converter = FailurePolicyConverter.class,
+        completionCandidates = FailurePolicyConverter.Candidates.class,
+        description = "when Redis does not answer: open admits the request (the limit is not enforced until Redis is"
+            + " back; at startup: a warning), closed refuses it with rate_limited (at startup: exit code 1)"
+            + " (default: ${DEFAULT-VALUE}, the limiter's)")
+    FailurePolicy redisFailure;
+
+    /** Written by protect(), cleared by close(), which may run on another thread. */
+    private volatile RedisRateLimiter redisLimiter;
 
     /** Whether a limit was asked for. */
     public boolean enabled() {
         return rate != null;
     }
 
-    /** {@code acceptor} behind the configured limit (unchanged when none). */
+    /**
+     * {@code acceptor} behind the configured limit (unchanged when none). With {@code --redis}, connects to Redis
+     * and checks that it answers (see the class comment).
+     *
+     * @throws IllegalArgumentException if an option is wrong (a usage error)
+     * @throws IllegalStateException if Redis does not answer and {@code --redis-failure} is {@code closed}
+     */
     public SocketAcceptor protect(SocketAcceptor acceptor) {
         if (!enabled()) {
+            if (redis != null) {
+                throw new IllegalArgumentException("--redis needs --rate-limit: there is no limit to share");
+            }
             return acceptor;
         }
         double perSecond = parseRate(rate);
@@ -53,31 +109,91 @@ public final class RateLimitOptions {
         if (maxWait.isNegative()) {
             throw new IllegalArgumentException("--max-wait must be >= 0, got " + maxWait);
         }
-        if (key.equals("global")) {
+        Function<Connection, Function<Payload, String>> keys = keys();
+        if (redis != null) {
+            return protectWithRedis(acceptor, perSecond, keys);
+        }
+        if (key.equals(GLOBAL_KEY)) {
             RateLimiter limiter = RateLimiter.create(perSecond, burst);
             RateLimitGate gate = RateLimitGate.of(limiter, maxWait);
             return RequestGate.protect(acceptor, c -> gate);
         }
         KeyedRateLimiter<String> limiter = KeyedRateLimiter.<String>builder(perSecond, burst).build();
+        return RequestGate.protect(acceptor, c -> RateLimitGate.of(limiter, keys.apply(c), maxWait));
+    }
+
+    /** Closes the connection to Redis, if {@code --redis} opened one. Idempotent; may block for a few seconds. */
+    @Override
+    public void close() {
+        RedisRateLimiter l = redisLimiter;
+        redisLimiter = null;
+        if (l != null) {
+            l.close();
+        }
+    }
+
+    /** {@link #close() Closes} this once {@code closed} terminates, off the thread that terminates it. */
+    public void closeWhen(Mono<Void> closed) {
+        if (redisLimiter != null) {
+            closed.onErrorResume(e -> Mono.empty()).publishOn(Schedulers.boundedElastic())
+                .doFinally(s -> close()).subscribe();
+        }
+    }
+
+    /**
+     * The bucket of each request, per connection: one for all, the client's address, or a metadata value. The
+     * names carry the kind of key, so that buckets of different kinds never meet in Redis.
+     */
+    private Function<Connection, Function<Payload, String>> keys() {
+        if (key.equals(GLOBAL_KEY)) {
+            return c -> p -> GLOBAL_KEY;
+        }
         if (key.equals("remote-address")) {
-            return RequestGate.protect(acceptor, c -> {
+            return c -> {
                 String address = String.valueOf(c.remoteAddress());
                 int slash = address.indexOf('/');
-                String client = address.substring(slash + 1, address.lastIndexOf(':'));
-                return RateLimitGate.of(limiter, p -> client, maxWait);
-            });
+                String client = "remote-address:" + address.substring(slash + 1, address.lastIndexOf(':'));
+                return p -> client;
+            };
         }
         if (key.startsWith("metadata:") && key.length() > "metadata:".length()) {
             String mime = key.substring("metadata:".length());
-            RateLimitGate gate = RateLimitGate.of(limiter, metadataValue(mime), maxWait);
-            return RequestGate.protect(acceptor, c -> gate);
+            Function<Payload, String> value = metadataValue(mime);
+            String prefix = key + ":";
+            return c -> p -> prefix + value.apply(p);
         }
         throw new IllegalArgumentException("--rate-limit-key must be global, remote-address or metadata:NAME, got '"
             + key + "'");
     }
 
+    private SocketAcceptor protectWithRedis(SocketAcceptor acceptor, double perSecond,
+                                            Function<Connection, Function<Payload, String>> keys) {
+        if (redisTimeout.isNegative() || redisTimeout.isZero()) {
+            throw new IllegalArgumentException("--redis-timeout must be > 0, got " + redisTimeout.toMillis() + "ms");
+        }
+        RedisRateLimiter limiter = RedisRateLimiter.builder(perSecond, burst).redis(redis).timeout(redisTimeout)
+            .failurePolicy(redisFailure).build();
+        String where = RedisUriConverter.describe(redis);
+        String problem = RedisProbe.problem(limiter, RedisRateLimiter.DEFAULT_CONNECT_TIMEOUT.plus(redisTimeout));
+        if (problem != null && redisFailure == FailurePolicy.FAIL_CLOSED) {
+            limiter.close();
+            throw new IllegalStateException("redis at " + where + " does not answer (" + problem + "), and"
+                + " --redis-failure closed would refuse every request: start Redis or fix --redis");
+        }
+        if (problem != null) {
+            log.warn("redis at {} does not answer ({}); --redis-failure open: requests are admitted without a limit"
+                + " until it does", where, problem);
+        } else {
+            log.info("rate limit {} shared through redis at {} (burst {}, max wait {} ms, timeout {} ms, failure"
+                + " policy {})", rate, where, burst, maxWait.toMillis(), redisTimeout.toMillis(),
+                FailurePolicyConverter.name(redisFailure));
+        }
+        redisLimiter = limiter;
+        return RequestGate.protect(acceptor, c -> RedisRateLimitGate.of(limiter, keys.apply(c), maxWait));
+    }
+
     /** Parses {@code 425/s}, {@code 100/ms}, {@code 6000/m} or a plain number (per second). */
-    static double parseRate(String text) {
+    public static double parseRate(String text) {
         String t = text.trim();
         int slash = t.indexOf('/');
         String number = slash < 0 ? t : t.substring(0, slash);

@@ -86,9 +86,11 @@ public final class ProxyCommand implements Callable<Integer> {
                 .bind(TcpServerTransport.create(address.toAddress())).block();
         } catch (RuntimeException e) {
             balancer.dispose();
+            rateLimit.close();
             throw e;
         }
         server.onClose().subscribe(null, e -> balancer.dispose(), balancer::dispose);
+        rateLimit.closeWhen(server.onClose());
         return server;
     }
 

@@ -114,7 +114,14 @@ public final class ServerCommand implements Callable<Integer> {
                     Flux.interval(Duration.ofNanos(service.nanosToNextWindow()), ttl, scheduler).map(t -> lease))
                 .doOnNext(l -> s.leaseSent(l.allowedRequests(), l.ttl().toMillis()))));
         }
-        CloseableServer running = server.bind(TcpServerTransport.create(address.toAddress())).block();
+        CloseableServer running;
+        try {
+            running = server.bind(TcpServerTransport.create(address.toAddress())).block();
+        } catch (RuntimeException e) {
+            rateLimit.close();
+            throw e;
+        }
+        rateLimit.closeWhen(running.onClose());
         InetSocketAddress bound = (InetSocketAddress) running.address();
         service.answerWith(bound.getHostString() + ":" + bound.getPort());
         return running;

@@ -9,20 +9,30 @@
 # Installs Debian's `chromium` package if no Chromium is on PATH (needs root and apt-get).
 #
 # Usage: scripts/check-report-renders.sh [report.html [screenshot.png]]
-#   report.html defaults to sluice-cli/target/report-sample/sluice-report-sample.html, the synthetic three-scenario
-#   report that HtmlReportTest writes (mvn -B -pl sluice-cli verify, or -Dtest=HtmlReportTest).
+#   Without arguments, checks both synthetic samples in sluice-cli/target/report-sample/ (mvn -B -pl sluice-cli
+#   verify, or -Dtest='HtmlReportTest,SlaReportTest', writes them): sluice-report-sample.html, the three-scenario
+#   load report of HtmlReportTest, and sla-report-sample.html, the SLA report (sluice sla) of SlaReportTest.
+#   A report of a real run works too: scripts/check-report-renders.sh sla-report.html.
 #   screenshot.png defaults to the report's path with .png instead of .html.
 # Environment: REPORT_WINDOW=1280,2400 sets the browser window (width,height) for the screenshot.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-report="${1:-$root/sluice-cli/target/report-sample/sluice-report-sample.html}"
+if [ "$#" -eq 0 ]; then
+    samples="$root/sluice-cli/target/report-sample"
+    status=0
+    for sample in "$samples/sluice-report-sample.html" "$samples/sla-report-sample.html"; do
+        "${BASH_SOURCE[0]}" "$sample" || status=1
+    done
+    exit "$status"
+fi
+report="$1"
 palette="$root/sluice-cli/src/main/java/dev/sluice/cli/report/internal/Palette.java"
 window="${REPORT_WINDOW:-1280,2400}"
 
 if [ ! -f "$report" ]; then
-    echo "FAIL check-report-renders: no report at $report (the sample is written by HtmlReportTest:" \
-        "mvn -B -pl sluice-cli verify)" >&2
+    echo "FAIL check-report-renders: no report at $report (the samples are written by HtmlReportTest and" \
+        "SlaReportTest: mvn -B -pl sluice-cli verify)" >&2
     exit 1
 fi
 report="$(cd "$(dirname "$report")" && pwd)/$(basename "$report")"

@@ -7,6 +7,7 @@ import dev.sluice.cli.files.UploadCommand;
 import dev.sluice.cli.load.LoadCommand;
 import dev.sluice.cli.proxy.ProxyCommand;
 import dev.sluice.cli.server.ServerCommand;
+import dev.sluice.cli.sla.SlaCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -17,7 +18,7 @@ import picocli.CommandLine.Command;
 @Command(name = "sluice", mixinStandardHelpOptions = true, version = "sluice 0.1.0",
     description = "A reactive RSocket stack with overload control in every layer.",
     subcommands = {DemoCommand.class, EchoServerCommand.class, ServerCommand.class, ProxyCommand.class,
-        LoadCommand.class,
+        LoadCommand.class, SlaCommand.class,
         FileServerCommand.class, UploadCommand.class, DownloadCommand.class,
         CommandLine.HelpCommand.class})
 public final class Main implements Runnable {

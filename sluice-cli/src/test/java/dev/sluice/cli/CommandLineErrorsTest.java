@@ -15,7 +15,7 @@ class CommandLineErrorsTest {
 
     @Test
     void everyCommandHasHelp() {
-        for (String command : new String[] {"demo", "server", "proxy", "load", "echo-server", "file-server",
+        for (String command : new String[] {"demo", "sla", "server", "proxy", "load", "echo-server", "file-server",
             "upload", "download"}) {
             assertThat(run(command, "--help")).as(command).startsWith("0|").contains("Usage: sluice " + command);
         }

@@ -22,7 +22,9 @@ import reactor.core.Exceptions;
     description = "Sends --rps request-response requests per second to --target for --duration, open loop: each"
         + " request has an intended send time and is sent then whatever the answers do, and latency is measured"
         + " from that time. Prints once a second the responses per server (the response data), p99 latency and"
-        + " the rejected count, then a summary. Ctrl-C stops sending and prints the summary.")
+        + " the rejected count, then a summary. With --ramp, offers a staircase of load instead, with a --timeout"
+        + " per request, and prints what became of each step's requests. Ctrl-C stops sending and prints the"
+        + " summary.")
 public final class LoadCommand implements Callable<Integer> {
 
     /** How long Ctrl-C waits for the summary. */
@@ -56,14 +58,41 @@ public final class LoadCommand implements Callable<Integer> {
         description = "how long connecting may take (default: ${DEFAULT-VALUE})")
     Duration connectTimeout;
 
+    @Option(names = "--ramp", paramLabel = "FROM..TO",
+        description = "instead of --rps for --duration: offer FROM, FROM + --step, ... TO requests/s, each for"
+            + " --step-duration, and report each step: success rate, latency of successes and failures, rejected,"
+            + " timed out, failed")
+    String ramp;
+
+    @Option(names = "--step", defaultValue = "50", description = "with --ramp: what each step adds, requests/s"
+        + " (default: ${DEFAULT-VALUE})")
+    int step;
+
+    @Option(names = "--step-duration", defaultValue = "5s", converter = DurationConverter.class,
+        description = "with --ramp: how long each step sends (default: ${DEFAULT-VALUE})")
+    Duration stepDuration;
+
+    @Option(names = "--timeout", converter = DurationConverter.class,
+        description = "with --ramp: a request not answered within this time of its intended send time fails, and"
+            + " is cancelled (default: 1s)")
+    Duration timeout;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
+        Ramp plan = ramp();
         validate();
         PrintWriter out = spec.commandLine().getOut();
         Connection connection = connect();
+        if (plan != null) {
+            try {
+                return runRamp(connection, plan, out);
+            } finally {
+                connection.dispose();
+            }
+        }
         try {
             LoadGenerator load = LoadGenerator.create(connection).rate(rps).duration(duration)
                 .payloadSize(payloadSize).drainTimeout(drainTimeout)
@@ -85,6 +114,79 @@ public final class LoadCommand implements Callable<Integer> {
         } finally {
             connection.dispose();
         }
+    }
+
+    /** The ramp asked for with --ramp, or null; wrong values are usage errors. */
+    private Ramp ramp() {
+        if (ramp == null) {
+            check(timeout == null, "--timeout needs --ramp (a constant-rate load waits for every answer up to"
+                + " --drain-timeout)");
+            return null;
+        }
+        String form = "--ramp must be FROM..TO in requests/s, e.g. 100..600, got '" + ramp + "'";
+        String[] bounds = ramp.split("\\.\\.", -1);
+        check(bounds.length == 2, form);
+        int lo;
+        int hi;
+        try {
+            lo = Integer.parseInt(bounds[0].trim());
+            hi = Integer.parseInt(bounds[1].trim());
+        } catch (NumberFormatException e) {
+            throw new ParameterException(spec.commandLine(), form);
+        }
+        check(timeout == null || !timeout.isNegative() && !timeout.isZero(),
+            "--timeout must be > 0, got " + (timeout == null ? "" : text(timeout)));
+        check(!stepDuration.isNegative() && !stepDuration.isZero(),
+            "--step-duration must be > 0, got " + text(stepDuration));
+        try {
+            return new Ramp(lo, hi, step, stepDuration);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--ramp " + ramp + " --step " + step + ": "
+                + e.getMessage());
+        }
+    }
+
+    /** Offers {@code plan}: one line per step as it ends, then the table of the steps. */
+    private int runRamp(Connection connection, Ramp plan, PrintWriter out) {
+        Duration requestTimeout = timeout == null ? Duration.ofSeconds(1) : timeout;
+        RampGenerator generator = RampGenerator.create(connection).ramp(plan).timeout(requestTimeout)
+            .payloadSize(payloadSize).onStep(s -> {
+                out.println(StepTable.progress(s));
+                out.flush();
+            });
+        out.printf("sluice load: %s, %d to %d requests/s by %d, %s per step, timeout %s, payload %d bytes, leases"
+                + " %s%n", target, plan.from(), plan.to(), plan.step(), text(plan.stepDuration()),
+            text(requestTimeout), payloadSize, lease ? "on" : "off");
+        out.flush();
+        CountDownLatch printed = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            generator.stop();
+            try {
+                // Bounded: the run ends at most the timeout after the stop; a stuck one must not hold the JVM.
+                printed.await(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "sluice-load-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        RampSummary summary;
+        try {
+            summary = generator.run();
+            out.print(StepTable.table(summary));
+            out.flush();
+        } finally {
+            printed.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // The hook is running; it returns now that the table is printed.
+            }
+        }
+        if (connection.isDisposed()) {
+            throw new IllegalStateException("the connection to " + target + " closed during the run ("
+                + summary.failed() + " requests failed)");
+        }
+        return 0;
     }
 
     /** Wrong values are usage errors (exit code 2), reported before connecting. */

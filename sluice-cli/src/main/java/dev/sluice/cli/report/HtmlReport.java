@@ -7,6 +7,7 @@ import dev.sluice.cli.load.Latency;
 import dev.sluice.cli.load.LoadSummary;
 import dev.sluice.cli.report.internal.LatencyChart;
 import dev.sluice.cli.report.internal.RequestsChart;
+import dev.sluice.cli.report.internal.Stylesheet;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,26 +35,6 @@ import java.util.Map;
  */
 public final class HtmlReport {
 
-    private static final String CSS = """
-        body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #212529;
-          margin: 24px auto; max-width: 1260px; padding: 0 16px; }
-        h1 { font-size: 24px; margin: 0 0 8px; }
-        h2 { font-size: 19px; margin: 30px 0 6px; border-top: 1px solid #dee2e6; padding-top: 18px; }
-        p { margin: 4px 0 10px; }
-        table { border-collapse: collapse; margin: 10px 0 14px; font-variant-numeric: tabular-nums; }
-        th, td { border: 1px solid #dee2e6; padding: 5px 12px; text-align: right; }
-        th { background: #f1f3f5; font-weight: 600; }
-        td:first-child, th:first-child { text-align: left; }
-        table.summary td, table.summary th { font-size: 16px; padding: 7px 16px; }
-        .facts { color: #495057; }
-        .charts { display: flex; flex-wrap: wrap; gap: 12px; }
-        svg.chart { max-width: 100%; height: auto; background: #fff; border: 1px solid #e9ecef; }
-        svg .title { font: 600 13px system-ui, sans-serif; fill: #212529; }
-        svg .tick { font: 11px system-ui, sans-serif; fill: #495057; }
-        svg .axis { font: 12px system-ui, sans-serif; fill: #495057; }
-        svg .legend { font: 12px system-ui, sans-serif; fill: #212529; }
-        footer { margin-top: 36px; color: #6c757d; font-size: 13px; }
-        """;
 
     private final String title;
     private final List<String> notes = new ArrayList<>();
@@ -107,7 +88,8 @@ public final class HtmlReport {
         StringBuilder b = new StringBuilder(64 * 1024);
         b.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
             .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
-            .append(escape(title)).append("</title>\n<style>\n").append(CSS).append("</style>\n</head>\n<body>\n")
+            .append(escape(title)).append("</title>\n<style>\n").append(Stylesheet.CSS)
+            .append("</style>\n</head>\n<body>\n")
             .append("<h1>").append(escape(title)).append("</h1>\n");
         for (String note : notes) {
             b.append("<p class=\"note\">").append(escape(note)).append("</p>\n");

@@ -68,6 +68,26 @@ class LoadCommandTest {
     }
 
     @Test
+    void aRampReportsEachStepAndAddsUp() {
+        CloseableServer server = addressServer(false);
+        String address = "127.0.0.1:" + server.port();
+        try {
+            String out = run("load", "--target", address, "--ramp", "100..200", "--step", "100", "--step-duration",
+                "1s", "--timeout", "2s");
+
+            assertThat(out).startsWith("0|")
+                .contains("sluice load: " + address + ", 100 to 200 requests/s by 100, 1s per step, timeout 2s")
+                .contains("offered 100/s: sent 100 | success 100 = 100.0 %")
+                .contains("offered 200/s: sent 200 | success 200 = 100.0 %")
+                .contains("accounting: sent 300 = success 300 + rejected 0 + timed out 0 + failed 0");
+            assertThat(out).containsPattern("(?m)^ +100 +100 +100\\.0 %")
+                .containsPattern("(?m)^ +200 +200 +100\\.0 %");
+        } finally {
+            server.dispose();
+        }
+    }
+
+    @Test
     void connectionRefusedIsOneLineAndExitCodeOne() throws IOException {
         int port;
         try (ServerSocket s = new ServerSocket()) {
@@ -98,6 +118,16 @@ class LoadCommandTest {
         assertThat(run("load", "--target", "127.0.0.1:1", "--connect-timeout", "0ms")).startsWith("2|")
             .contains("--connect-timeout must be > 0 and < 2^31 ms, got 0s");
         assertThat(run("load", "--target", "127.0.0.1:1", "--bogus")).startsWith("2|").contains("Unknown option");
+        assertThat(run("load", "--target", "127.0.0.1:1", "--timeout", "1s")).startsWith("2|")
+            .contains("--timeout needs --ramp");
+        assertThat(run("load", "--target", "127.0.0.1:1", "--ramp", "600")).startsWith("2|")
+            .contains("--ramp must be FROM..TO in requests/s, e.g. 100..600, got '600'");
+        assertThat(run("load", "--target", "127.0.0.1:1", "--ramp", "600..100")).startsWith("2|")
+            .contains("--ramp 600..100 --step 50: expected 1 <= from <= to <= 10000000, got from=600 to=100");
+        assertThat(run("load", "--target", "127.0.0.1:1", "--ramp", "100..600", "--step", "70")).startsWith("2|")
+            .contains("--ramp 100..600 --step 70: to - from is not a multiple of step: from=100 to=600 step=70");
+        assertThat(run("load", "--target", "127.0.0.1:1", "--ramp", "100..600", "--timeout", "0s"))
+            .startsWith("2|").contains("--timeout must be > 0, got 0s");
     }
 
     @Test

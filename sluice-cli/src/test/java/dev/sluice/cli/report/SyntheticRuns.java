@@ -65,7 +65,8 @@ final class SyntheticRuns {
     }
 
     private static Latency latency(long count, long p50, long p99) {
-        return count == 0 ? Latency.NONE : new Latency(count, p50, (p50 + p99) / 2, p99, p99 + p99 / 10);
+        return count == 0 ? Latency.NONE
+            : new Latency(count, p50, (p50 + p99) / 2, (p50 + 3 * p99) / 4, p99, p99 + p99 / 10);
     }
 
     private static LoadSummary summary(int sendingSeconds, List<SecondStats> seconds, Latency responses,

@@ -246,10 +246,6 @@ public final class Tally {
     }
 
     static Latency latency(AbstractHistogram h) {
-        if (h.getTotalCount() == 0) {
-            return Latency.NONE;
-        }
-        return new Latency(h.getTotalCount(), h.getValueAtPercentile(50), h.getValueAtPercentile(90),
-            h.getValueAtPercentile(99), h.getMaxValue());
+        return Latency.of(h);
     }
 }

@@ -16,6 +16,12 @@ public final class Palette {
     public static final String P50 = "#1c7ed6";
     /** 99th percentile latency: orange. */
     public static final String P99 = "#f08c00";
+    /** A run without the rate limiter, when two runs are compared: dark orange. */
+    public static final String UNLIMITED = "#e8590c";
+    /** A run with the rate limiter, when two runs are compared: dark blue. */
+    public static final String LIMITED = "#1971c2";
+    /** Requests that timed out: purple. */
+    public static final String TIMED_OUT = "#9c36b5";
 
     private Palette() {
     }

@@ -1,11 +1,12 @@
 package dev.sluice.cli.report.internal;
 
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
- * The frame of a per-second chart: one band per second along x, a {@link Scale} along y, grid lines, labelled
- * axes and a legend. A chart draws its series between {@link #Plot construction} and {@link #end()}. Not
- * thread-safe.
+ * The frame of a chart over bands along x — one per second of a run, or one per step of offered load — with a
+ * {@link Scale} along y, grid lines, labelled axes and a legend. A chart draws its series between
+ * {@link #Plot construction} and {@link #end()}. Not thread-safe.
  */
 public final class Plot {
 
@@ -21,11 +22,11 @@ public final class Plot {
     private static final int MAX_X_LABELS = 12;
 
     private final Svg svg;
-    private final int seconds;
+    private final int bands;
     private final Scale y;
 
     /**
-     * Draws the frame.
+     * Draws the frame of a per-second chart: bands labelled 1, 2, ... along an x axis titled "second of the run".
      *
      * @param label what the chart shows (its title and accessible name)
      * @param seconds the number of seconds along x (at least 1 band is drawn)
@@ -33,8 +34,22 @@ public final class Plot {
      * @param yTitle the y axis' title
      */
     public Plot(String label, int seconds, Scale y, String yTitle) {
+        this(label, seconds, i -> Integer.toString(i + 1), "second of the run", y, yTitle);
+    }
+
+    /**
+     * Draws the frame.
+     *
+     * @param label what the chart shows (its title and accessible name)
+     * @param bands the number of bands along x (at least 1 is drawn)
+     * @param bandLabel the label of band {@code i} (from 0); with many bands only some are labelled
+     * @param xTitle the x axis' title
+     * @param y the vertical scale, built for {@link #top()} and {@link #bottom()}
+     * @param yTitle the y axis' title
+     */
+    public Plot(String label, int bands, IntFunction<String> bandLabel, String xTitle, Scale y, String yTitle) {
         this.svg = new Svg(WIDTH, HEIGHT, label);
-        this.seconds = Math.max(1, seconds);
+        this.bands = Math.max(1, bands);
         this.y = y;
         svg.text(LEFT, 16, label, "start", "title", 0);
         for (Tick t : y.ticks()) {
@@ -44,16 +59,16 @@ public final class Plot {
                 svg.text(LEFT - 6, py + 4, t.label(), "end", "tick", 0);
             }
         }
-        int step = xStep(this.seconds);
-        for (int s = 1; s <= this.seconds; s++) {
-            // Second 1 is labelled unless its neighbour label would crowd it.
+        int step = xStep(this.bands);
+        for (int s = 1; s <= this.bands; s++) {
+            // Band 1 is labelled unless its neighbour label would crowd it.
             if (s % step == 0 || s == 1 && step >= 5) {
                 double px = x(s - 1);
                 svg.line(px, bottom(), px, bottom() + 4, "#495057", 1, null);
-                svg.text(px, bottom() + 17, Integer.toString(s), "middle", "tick", 0);
+                svg.text(px, bottom() + 17, bandLabel.apply(s - 1), "middle", "tick", 0);
             }
         }
-        svg.text((LEFT + WIDTH - RIGHT) / 2.0, HEIGHT - 6, "second of the run", "middle", "axis", 0);
+        svg.text((LEFT + WIDTH - RIGHT) / 2.0, HEIGHT - 6, xTitle, "middle", "axis", 0);
         svg.text(16, (TOP + bottom()) / 2.0, yTitle, "middle", "axis", -90);
     }
 
@@ -72,12 +87,12 @@ public final class Plot {
         return svg;
     }
 
-    /** The width of one second's band, px. */
+    /** The width of one band, px. */
     public double band() {
-        return (WIDTH - RIGHT - LEFT) / (double) seconds;
+        return (WIDTH - RIGHT - LEFT) / (double) bands;
     }
 
-    /** The x pixel of the middle of second {@code index} (from 0). */
+    /** The x pixel of the middle of band {@code index} (from 0). */
     public double x(int index) {
         return LEFT + (index + 0.5) * band();
     }

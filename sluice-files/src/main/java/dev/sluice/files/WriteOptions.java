@@ -11,7 +11,7 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * How {@link ReactiveFiles} writes a file: the open options, whether to force the data to the device at the end,
- * the scheduler that runs the (blocking, positional) writes, and the bounds of the adaptive request window.
+ * the scheduler that runs the (blocking) writes, and the bounds of the adaptive request window.
  *
  * <h2>The request window</h2>
  * The writer keeps at most a window of items <em>outstanding</em> (requested from the source and not yet written)
@@ -139,7 +139,7 @@ public final class WriteOptions {
          * The options to open the file with, replacing the default {@code CREATE, TRUNCATE_EXISTING, WRITE}.
          *
          * @throws IllegalArgumentException if they lack {@code WRITE} or contain {@code APPEND} (the writer writes
-         *     at absolute positions from offset 0, which appending would contradict)
+         *     the file in order from offset 0, which appending would contradict)
          */
         public Builder openOptions(OpenOption... options) {
             Set<OpenOption> set = new LinkedHashSet<>();
@@ -150,7 +150,7 @@ public final class WriteOptions {
                 throw new IllegalArgumentException("openOptions lack WRITE: " + set);
             }
             if (set.contains(StandardOpenOption.APPEND)) {
-                throw new IllegalArgumentException("openOptions contain APPEND, but writes are positional: " + set);
+                throw new IllegalArgumentException("openOptions contain APPEND, but writes start at offset 0: " + set);
             }
             this.openOptions = Collections.unmodifiableSet(set);
             return this;

@@ -57,7 +57,7 @@ class OptionsTest {
                 .hasMessage("openOptions lack WRITE: [CREATE]");
         assertThatThrownBy(() -> WriteOptions.builder().openOptions(StandardOpenOption.WRITE,
                 StandardOpenOption.APPEND))
-                .hasMessage("openOptions contain APPEND, but writes are positional: [WRITE, APPEND]");
+                .hasMessage("openOptions contain APPEND, but writes start at offset 0: [WRITE, APPEND]");
     }
 
     @Test

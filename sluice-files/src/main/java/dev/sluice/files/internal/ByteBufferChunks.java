@@ -47,8 +47,21 @@ public final class ByteBufferChunks implements ChunkType<ByteBuffer> {
     }
 
     @Override
-    public int write(FileChannel channel, ByteBuffer chunk, long position) throws IOException {
-        return channel.write(chunk, position);
+    public int write(FileChannel channel, ByteBuffer chunk) throws IOException {
+        return channel.write(chunk);
+    }
+
+    /** One: the buffer itself. */
+    @Override
+    public int nioBufferCount(ByteBuffer chunk) {
+        return 1;
+    }
+
+    /** The buffer itself (no duplicate), so a write from it consumes it, as {@link #write} does. */
+    @Override
+    public int nioBuffers(ByteBuffer chunk, ByteBuffer[] dst, int offset) {
+        dst[offset] = chunk;
+        return 1;
     }
 
     @Override

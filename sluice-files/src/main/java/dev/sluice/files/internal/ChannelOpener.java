@@ -11,6 +11,9 @@ import java.util.Set;
  * java.nio.file.attribute.FileAttribute[])}; tests substitute a channel that slows down, fails or records what it
  * is asked to do.
  *
+ * <p>A channel opened without {@code APPEND} must start at position 0, as {@code FileChannel.open}'s do: the writer
+ * writes at the channel's position, from there.
+ *
  * <p>Implementations must be thread-safe: subscriptions open their channels on the scheduler's threads.
  */
 @FunctionalInterface

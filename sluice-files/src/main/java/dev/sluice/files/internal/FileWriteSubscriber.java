@@ -1,9 +1,11 @@
 package dev.sluice.files.internal;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.Queue;
 import java.util.Set;
@@ -24,11 +26,22 @@ import reactor.util.context.Context;
  * <h2>Threads</h2>
  * The source calls {@code onNext}/{@code onComplete}/{@code onError} on its own thread(s), serially; those only
  * queue the chunk (or note the end) and wake the <em>drain</em>. The drain runs on the scheduler, one run at a time
- * per subscription (a work-in-progress counter guarantees it), and does everything else: opens the file, writes at
- * absolute positions, releases chunks, and makes every call on the upstream {@link Subscription}. So {@code request}
- * and {@code cancel} are serial (Reactive Streams rule 2.7), are never made from within {@code onComplete} or
- * {@code onError} (rule 2.3), and demand is only added after the chunk that made room for it has been written. A run
- * writes at most {@value #WRITES_PER_RUN} chunks before yielding the thread to other subscriptions.
+ * per subscription (a work-in-progress counter guarantees it), and does everything else: opens the file, writes,
+ * releases chunks, and makes every call on the upstream {@link Subscription}. So {@code request} and {@code cancel}
+ * are serial (Reactive Streams rule 2.7), are never made from within {@code onComplete} or {@code onError} (rule
+ * 2.3), and demand is only added after the chunks that made room for it have been written. A run writes at most
+ * {@value #WRITES_PER_RUN} chunks before yielding the thread to other subscriptions.
+ *
+ * <h2>Gathering writes</h2>
+ * The file is written in order from offset 0 at the channel's own position, so that what is queued can go out in
+ * one gathering {@link FileChannel#write(ByteBuffer[], int, int) write}: a <em>batch</em> of up to
+ * {@value #MAX_BATCH_CHUNKS} chunks and {@value #MAX_BATCH_BYTES} bytes (the first chunk always goes, however large),
+ * written fully (a short write is continued) before any of its chunks is released or counted. The demand controller
+ * then hears once of the whole batch, with the new totals: the chunks completed together, and the backlog it judges
+ * is what is left after them. So under a source that floods the writer, the window does not shrink to its minimum
+ * but to about two batches (one written while the next waits): a window of one or two chunks would make every
+ * batch one or two chunks. A chunk that cannot be presented as at most {@value #MAX_BATCH_BUFFERS} NIO buffers is
+ * written on its own through {@link ChunkType#write}, also at the channel's position.
  *
  * <h2>Ownership</h2>
  * The writer takes ownership of every chunk it receives: it releases it once written, and releases whatever is
@@ -48,6 +61,29 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
 
     /** Chunks written by one drain run before it yields its thread to other subscriptions. */
     static final int WRITES_PER_RUN = 32;
+
+    /**
+     * The most chunks in one gathering write: small chunks (a network source's, say 8 KiB) then cost one system call
+     * per sixteen, and the batch arrays stay small. (Linux takes up to IOV_MAX = 1024 buffers per call; the JDK
+     * splits larger arrays itself.)
+     */
+    static final int MAX_BATCH_CHUNKS = 16;
+
+    /**
+     * The most bytes in one gathering write, unless its first chunk alone is larger: a quarter of the default bytes
+     * in flight. A system call's fixed cost is of the order of a microsecond, copying 256 KiB tens of microseconds,
+     * so larger batches would save little; and a batch smaller than the window leaves the rest queued, so demand is
+     * topped up (and an asynchronous source refills) after each quarter rather than once the whole window has gone
+     * out. It is also what the JDK stages through per-thread cached direct buffers when chunks are on the heap, so
+     * it bounds that memory per writer thread.
+     */
+    static final int MAX_BATCH_BYTES = 256 * 1024;
+
+    /**
+     * Room for the NIO buffers of one batch: four per chunk on average. A batch ends before a chunk whose buffers do
+     * not fit; a chunk with more buffers than this is written on its own.
+     */
+    static final int MAX_BATCH_BUFFERS = 4 * MAX_BATCH_CHUNKS;
 
     /** Consecutive zero-byte writes after which a write is deemed stuck; a blocking file write never returns 0. */
     private static final int MAX_ZERO_WRITES = 16;
@@ -70,6 +106,10 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
     private final Context context;
     /** Single producer ({@code onNext}), single consumer (the drain, which alone polls and clears it). */
     private final Queue<T> queue;
+    /** The chunks of the batch being written ({@link #batchChunks} of them), kept to release them afterwards. */
+    private final Object[] batch = new Object[MAX_BATCH_CHUNKS];
+    /** The NIO buffers of the batch ({@link #batchBuffers} of them), reused from batch to batch; drain only. */
+    private final ByteBuffer[] buffers = new ByteBuffer[MAX_BATCH_BUFFERS];
 
     private volatile Subscription upstream;
     private volatile int wip;
@@ -94,12 +134,15 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
     private long written;
     private long writtenBytes;
     private boolean upstreamCancelled;
+    private int batchChunks;
+    private int batchBuffers;
+    private long batchBytes;
 
     /**
      * A writer of {@code path}; it does nothing until subscribed to a source.
      *
-     * @param openOptions how to open the file; must allow writing and not ask for {@code APPEND} (writes are
-     *     positional, from offset 0)
+     * @param openOptions how to open the file; must allow writing and not ask for {@code APPEND} (the file is
+     *     written from offset 0, at the channel's position)
      * @param fsync whether to force the file's content to the device before reporting completion
      * @param context the Reactor context the source sees
      */
@@ -275,16 +318,19 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
                 }
                 return true;
             }
-            if (!write(item)) {
+            int count = write(item, budget);
+            if (count < 0) {
                 return true;
             }
+            // Once per batch: its chunks completed together, and the backlog is what they left behind.
             long n = demand.onWritten(requested - written, received - written, receivedBytes - writtenBytes,
                     largestItem);
             if (n > 0 && !done && !cancelled) {
                 requested += n;
                 s.request(n);
             }
-            if (--budget == 0) {
+            budget -= count;
+            if (budget == 0) {
                 // Yield: the new run inherits the work-in-progress count we hold.
                 try {
                     scheduler.schedule(this);
@@ -303,41 +349,166 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
             terminate(e);
             return false;
         }
+        assert isAt(channel, 0) : "a newly opened channel is not at position 0: " + path;
         long n = demand.initial();
         requested = n;
         s.request(n);
         return true;
     }
 
-    /** Writes one item fully and releases it; false (after terminating) if the write failed. */
-    private boolean write(T item) {
-        int size = chunks.readable(item);
+    /**
+     * Writes {@code first} and, in the same gathering write, what is queued behind it within the batch limits and
+     * the run's {@code budget} of chunks (a chunk that would overflow the batch stays queued for the next one); then
+     * releases and counts them.
+     *
+     * @return the number of chunks written, at least 1, or -1 if the write failed (the writer has terminated)
+     */
+    private int write(T first, int budget) {
+        // The batch owns the chunk from here: whatever fails below, it is released with the batch.
+        batch[0] = first;
+        batchChunks = 1;
+        batchBuffers = 0;
+        batchBytes = 0;
         try {
-            long position = writtenBytes;
-            int zeroWrites = 0;
-            while (chunks.readable(item) > 0) {
-                int n = chunks.write(channel, item, position);
-                if (n > 0) {
-                    position += n;
-                    zeroWrites = 0;
-                } else if (++zeroWrites == MAX_ZERO_WRITES) {
-                    throw new IOException("write made no progress: " + MAX_ZERO_WRITES + " zero-byte writes at "
-                            + position + " in " + path);
+            int size = chunks.readable(first);
+            batchBytes = size;
+            int parts = size == 0 ? 0 : chunks.nioBufferCount(first);
+            if (parts < 0 || parts > MAX_BATCH_BUFFERS) {
+                writeAlone(first, size);
+            } else {
+                if (size > 0) {
+                    batchBuffers = chunks.nioBuffers(first, buffers, 0);
                 }
+                int max = Math.min(MAX_BATCH_CHUNKS, budget);
+                while (batchChunks < max) {
+                    T next = queue.peek();
+                    if (next == null || !fits(next)) {
+                        break;
+                    }
+                    queue.poll();
+                    add(next);
+                }
+                writeBatch();
             }
         } catch (IOException | RuntimeException e) {
-            chunks.release(item);
+            RuntimeException releaseError = releaseBatch();
+            if (releaseError != null) {
+                e.addSuppressed(releaseError);
+            }
+            // nioBuffers may have failed half-way, leaving buffers that batchBuffers does not count.
+            Arrays.fill(buffers, null);
             terminate(e);
+            return -1;
+        }
+        int count = batchChunks;
+        written += count;
+        writtenBytes += batchBytes;
+        RuntimeException releaseError = releaseBatch();
+        if (releaseError != null) {
+            terminate(releaseError);
+            return -1;
+        }
+        return count;
+    }
+
+    /**
+     * Whether a chunk can join the batch: within the byte limit and with buffers that fit what is left of the
+     * array. A chunk without bytes needs no buffer.
+     */
+    private boolean fits(T item) {
+        int size = chunks.readable(item);
+        if (batchBytes + size > MAX_BATCH_BYTES) {
             return false;
         }
-        chunks.release(item);
-        written++;
-        writtenBytes += size;
-        return true;
+        if (size == 0) {
+            return true;
+        }
+        int parts = chunks.nioBufferCount(item);
+        return parts >= 0 && parts <= MAX_BATCH_BUFFERS - batchBuffers;
+    }
+
+    /** Puts a queued chunk that {@link #fits} into the batch; from here the batch owns it, even if this throws. */
+    private void add(T item) {
+        int size = chunks.readable(item);
+        batch[batchChunks++] = item;
+        batchBytes += size;
+        if (size > 0) {
+            batchBuffers += chunks.nioBuffers(item, buffers, batchBuffers);
+        }
+    }
+
+    /** Writes the batch's buffers fully; a short write is continued from where it stopped. */
+    private void writeBatch() throws IOException {
+        long left = batchBytes;
+        int offset = 0;
+        int zeroWrites = 0;
+        while (left > 0) {
+            long n = channel.write(buffers, offset, batchBuffers - offset);
+            if (n > 0) {
+                left -= n;
+                zeroWrites = 0;
+                // Skip the buffers the write finished: the JDK advanced their positions to their limits.
+                while (offset < batchBuffers && !buffers[offset].hasRemaining()) {
+                    offset++;
+                }
+            } else if (++zeroWrites == MAX_ZERO_WRITES) {
+                throw new IOException("write made no progress: " + MAX_ZERO_WRITES + " zero-byte writes at "
+                        + (writtenBytes + batchBytes - left) + " in " + path);
+            }
+        }
+    }
+
+    /**
+     * Releases every chunk of the batch, even if one fails to release (the first failure is returned, the others
+     * suppressed in it), and drops the batch's references so that nothing released stays reachable from here.
+     */
+    private RuntimeException releaseBatch() {
+        RuntimeException error = null;
+        for (int i = 0; i < batchChunks; i++) {
+            @SuppressWarnings("unchecked")
+            T item = (T) batch[i];
+            batch[i] = null;
+            try {
+                chunks.release(item);
+            } catch (RuntimeException e) {
+                if (error == null) {
+                    error = e;
+                } else {
+                    error.addSuppressed(e);
+                }
+            }
+        }
+        Arrays.fill(buffers, 0, batchBuffers, null);
+        batchChunks = 0;
+        batchBuffers = 0;
+        return error;
+    }
+
+    /** Writes a chunk that cannot be gathered fully, through {@link ChunkType#write}, at the channel's position. */
+    private void writeAlone(T item, int size) throws IOException {
+        int zeroWrites = 0;
+        while (chunks.readable(item) > 0) {
+            if (chunks.write(channel, item) > 0) {
+                zeroWrites = 0;
+            } else if (++zeroWrites == MAX_ZERO_WRITES) {
+                throw new IOException("write made no progress: " + MAX_ZERO_WRITES + " zero-byte writes at "
+                        + (writtenBytes + size - chunks.readable(item)) + " in " + path);
+            }
+        }
+    }
+
+    /** For assertions: whether the channel's position is {@code expected}, where the next write must land. */
+    private static boolean isAt(FileChannel channel, long expected) {
+        try {
+            return channel.position() == expected;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private void complete() {
         FileChannel c = channel;
+        assert isAt(c, writtenBytes) : "wrote " + writtenBytes + " bytes but the channel is elsewhere: " + path;
         channel = null;
         terminated = true;
         try {

@@ -9,9 +9,10 @@ package dev.sluice.files.internal;
  * <h2>The algorithm</h2>
  * An item is <em>outstanding</em> from the moment it is requested until it has been written: it is either pending
  * at the source or queued at the writer. The window {@code w} (between {@code minItems} and {@code maxItems}) bounds
- * the outstanding items. After each completed write the writer calls {@link #onWritten}; when the window has room
- * for a quarter of itself (or nothing is outstanding at all) that is a <em>top-up point</em>, where the window adapts
- * to the backlog the writer sees:
+ * the outstanding items. After each completed write the writer calls {@link #onWritten} (once for a gathering write
+ * that completed several items together, with the new totals); when the window has room for a quarter of itself (or
+ * nothing is outstanding at all) that is a <em>top-up point</em>, where the window adapts to the backlog the writer
+ * sees:
  * <ul>
  *   <li>nothing queued: the writer is waiting for data, so the source is the bottleneck: double {@code w};</li>
  *   <li>more than {@code w / 2} queued: the disk is the bottleneck and a longer queue only costs memory: halve
@@ -76,7 +77,7 @@ public final class GreedDemand {
      * Called after each completed write; adapts the window at a top-up point and says how many more items to
      * request.
      *
-     * @param outstanding items requested and not yet written (the one just written no longer counts), {@code >= 0}
+     * @param outstanding items requested and not yet written (those just written no longer count), {@code >= 0}
      * @param queued items received and not yet written, {@code 0 <= queued <= outstanding}
      * @param heldBytes the bytes of the queued items, {@code >= 0}
      * @param largestItem the largest item seen so far, in bytes, {@code >= 0}

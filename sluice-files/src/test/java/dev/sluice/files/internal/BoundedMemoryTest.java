@@ -25,14 +25,23 @@ import reactor.test.StepVerifier;
  * A source far faster than a deliberately slowed writer must never get more than the caps outstanding: items
  * requested and not yet written, and the bytes of items received and not yet written. Each test counts both at
  * every emission (the moment they peak) and checks the maximum against the cap, and that the cap was reached, so
- * the cap, not luck, is what bounded it.
+ * the cap, not luck, is what bounded it. An item counts as written once the writer has released it, which it does
+ * right after the (gathering) write that took it.
  */
 class BoundedMemoryTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final Set<OpenOption> OPTIONS =
             Set.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
-    private static final ByteBufChunks CHUNKS = new ByteBufChunks(ByteBufAllocator.DEFAULT);
+    private final AtomicLong released = new AtomicLong();
+    /** Counts the chunks the writer releases, i.e. has written. */
+    private final ChunkType<ByteBuf> chunks = new ForwardingChunks<>(new ByteBufChunks(ByteBufAllocator.DEFAULT)) {
+        @Override
+        public void release(ByteBuf chunk) {
+            released.incrementAndGet();
+            super.release(chunk);
+        }
+    };
     /** The writer's slowness: every write waits this long on the writer's thread (the test thread never sleeps). */
     private static final long WRITE_DELAY_NANOS = 20_000;
     private static final InstrumentedFileChannel.Hook SLOW = (index, position) ->
@@ -52,7 +61,7 @@ class BoundedMemoryTest {
         final AtomicLong maxHeldItems = new AtomicLong();
         final AtomicLong maxHeldBytes = new AtomicLong();
 
-        /** Call after an emission; items are written whole, one write each (the channel writes files in full). */
+        /** Call after an emission. */
         void measure(long writtenItems) {
             maxHeldBytes.accumulateAndGet(emittedBytes.get() - channel[0].bytesWritten.get(), Math::max);
             maxHeldItems.accumulateAndGet(emittedItems.get() - writtenItems, Math::max);
@@ -69,11 +78,11 @@ class BoundedMemoryTest {
                     meter.emittedBytes.addAndGet(size);
                     return ByteBufAllocator.DEFAULT.ioBuffer(size).writeBytes(ChunkSource.content(i, size));
                 })
-                .doOnNext(b -> meter.measure(channel[0].writes.get()));
+                .doOnNext(b -> meter.measure(released.get()));
     }
 
     private Mono<Long> write(Flux<ByteBuf> source, Path out, GreedDemand demand, int maxItems) {
-        return FileWriteMono.create(source, out, OPTIONS, false, CHUNKS,
+        return FileWriteMono.create(source, out, OPTIONS, false, chunks,
                 InstrumentedFileChannel.opener(InstrumentedFileChannel.NONE, SLOW, channel),
                 Schedulers.boundedElastic(), () -> demand, maxItems);
     }
@@ -136,8 +145,9 @@ class BoundedMemoryTest {
     /**
      * The adaptive window, step by step on the test thread. First the source is slow (one item at a time, each
      * written before the next comes), so the writer starves and the window grows to the cap. Then the source floods:
-     * it answers every request at once. The writer holds exactly the cap and no more, and, finding a backlog at each
-     * top-up point, shrinks its window to the minimum.
+     * it answers every request at once. The writer holds exactly the cap and no more, and, finding a backlog of more
+     * than half its window after a batch, halves the window until a full batch leaves exactly half of it queued: two
+     * batches, one written while the next waits. (Smaller, it could not fill its batches.)
      */
     @Test
     void theWindowGrowsToTheCapWhileTheWriterStarvesAndHoldsItWhenTheSourceFloods() {
@@ -149,7 +159,7 @@ class BoundedMemoryTest {
         AtomicLong maxHeld = new AtomicLong();
         AtomicLong maxHeldLately = new AtomicLong();
         source.afterEmit = () -> {
-            long written = channel[0].writes.get();
+            long written = released.get();
             maxOutstanding.accumulateAndGet(source.requested.get() - written, Math::max);
             maxHeld.accumulateAndGet(source.emitted() - written, Math::max);
             if (written > 400) {
@@ -157,7 +167,7 @@ class BoundedMemoryTest {
             }
         };
         RecordingSubscriber<Long> result = new RecordingSubscriber<>();
-        FileWriteMono.create(source, dir.resolve("out"), OPTIONS, false, CHUNKS,
+        FileWriteMono.create(source, dir.resolve("out"), OPTIONS, false, chunks,
                 InstrumentedFileChannel.opener(InstrumentedFileChannel.NONE, InstrumentedFileChannel.NONE, channel),
                 executor.scheduler(), () -> new GreedDemand(2, 4, max, 1L << 40), max).subscribe(result);
         result.request(1);
@@ -165,11 +175,11 @@ class BoundedMemoryTest {
 
         // Slow source: one item, then the writer writes it and tops up.
         int steps = 0;
-        while (source.requested.get() - channel[0].writes.get() < max && steps++ < 100) {
+        while (source.requested.get() - released.get() < max && steps++ < 100) {
             source.emit(ByteBufAllocator.DEFAULT.ioBuffer(size).writeZero(size));
             executor.runAll();
         }
-        assertThat(source.requested.get() - channel[0].writes.get()).as("window grown to the cap").isEqualTo(max);
+        assertThat(source.requested.get() - released.get()).as("window grown to the cap").isEqualTo(max);
         assertThat(steps).as("doubling gets there in a few dozen writes").isLessThan(40);
         assertThat(maxHeld).as("the writer kept up: at most one item held").hasValue(1);
 
@@ -180,6 +190,7 @@ class BoundedMemoryTest {
         assertThat(result.completed).isTrue();
         assertThat(maxOutstanding).as("outstanding never above the cap").hasValue(max);
         assertThat(maxHeld).as("held reached the cap, and no more").hasValue(max);
-        assertThat(maxHeldLately).as("the window shrank to the minimum under the flood").hasValue(2);
+        assertThat(maxHeldLately).as("the window shrank to two batches under the flood")
+                .hasValue(2 * FileWriteSubscriber.MAX_BATCH_CHUNKS);
     }
 }

@@ -3,7 +3,6 @@ package dev.sluice.files.internal;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -25,41 +24,10 @@ final class TckSupport {
 
     /** {@code ByteBuf} chunks on {@link #UNTRACKED_HEAP}. */
     static ChunkType<ByteBuf> untrackedChunks() {
-        ByteBufChunks delegate = new ByteBufChunks(UNTRACKED_HEAP);
-        return new ChunkType<>() {
+        return new ForwardingChunks<>(new ByteBufChunks(UNTRACKED_HEAP)) {
             @Override
             public ByteBuf allocate(int capacity) {
                 return UNTRACKED_HEAP.heapBuffer(capacity, capacity);
-            }
-
-            @Override
-            public int writable(ByteBuf chunk) {
-                return delegate.writable(chunk);
-            }
-
-            @Override
-            public int read(FileChannel channel, ByteBuf chunk, long position) throws IOException {
-                return delegate.read(channel, chunk, position);
-            }
-
-            @Override
-            public ByteBuf flip(ByteBuf chunk) {
-                return delegate.flip(chunk);
-            }
-
-            @Override
-            public int readable(ByteBuf chunk) {
-                return delegate.readable(chunk);
-            }
-
-            @Override
-            public int write(FileChannel channel, ByteBuf chunk, long position) throws IOException {
-                return delegate.write(channel, chunk, position);
-            }
-
-            @Override
-            public void release(ByteBuf chunk) {
-                delegate.release(chunk);
             }
         };
     }

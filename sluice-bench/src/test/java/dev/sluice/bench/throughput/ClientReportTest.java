@@ -61,9 +61,9 @@ class ClientReportTest {
         latency.record(0, 5 * SECOND); // during warm-up: must not show
         boolean[] restarted = {false};
         ClientReport report = new ClientReport(o, meter, latency, out, loadedClock(latency));
-        report.whenMeasuring(() -> restarted[0] = true);
+        report.whenPacing(() -> restarted[0] = true);
         int status = report.run();
-        assertThat(restarted[0]).as("the pacer was told measuring started").isTrue();
+        assertThat(restarted[0]).as("the pacer was told to start").isTrue();
         assertThat(status).isZero();
         List<String> lines = lines();
         assertThat(lines).hasSize(5);
@@ -73,6 +73,18 @@ class ClientReportTest {
         assertThat(l.count()).isEqualTo(4);
         assertThat(l.max()).isBetween(999.0, 1001.0);
         assertThat(l.p50()).isBetween(999.0, 1001.0);
+    }
+
+    @Test
+    void pacingTakesOverHalfwayThroughWarmUp() {
+        ChildOptions o = ChildOptions.parse(new String[] {"--interaction", "response", "--rate", "10", "--warmup",
+            "4", "--seconds", "1"});
+        ClientReport report = new ClientReport(o, meter, new Latency(), out, loadedClock(null));
+        int[] linesWhenPacing = {-1};
+        report.whenPacing(() -> linesWhenPacing[0] = lines().size());
+        assertThat(report.run()).isZero();
+        assertThat(linesWhenPacing[0]).as("lines printed when pacing started").isEqualTo(2);
+        assertThat(lines().subList(0, 2)).containsExactly("warmup 1 1000", "warmup 2 1000");
     }
 
     @Test

@@ -31,7 +31,7 @@ public final class ClientReport {
     private final PrintStream out;
     private final LongSupplier clock;
     private volatile Throwable failure;
-    private volatile Runnable whenMeasuring = () -> { };
+    private volatile Runnable whenPacing = () -> { };
 
     /**
      * @param latency where a paced load records response times, or null for a closed loop
@@ -57,9 +57,14 @@ public final class ClientReport {
         }
     }
 
-    /** Runs {@code task} (once, on the reporting thread) when warm-up ends and measuring starts. */
-    public void whenMeasuring(Runnable task) {
-        whenMeasuring = task;
+    /**
+     * Runs {@code task} (once, on the reporting thread) when a paced load is to take over from the closed loop:
+     * halfway through warm-up, so that the JIT settles on the paced code and any backlog of the switch drains
+     * before measuring starts (switching at the start of measuring cost a second of slow code and a backlog that
+     * lasted the whole measurement); at once without warm-up.
+     */
+    public void whenPacing(Runnable task) {
+        whenPacing = task;
     }
 
     /** The first failure recorded, or null. */
@@ -78,6 +83,10 @@ public final class ClientReport {
         long last = start;
         long lastCount = meter.total();
         int total = options.warmupSeconds() + options.seconds();
+        int closedLoopSeconds = options.warmupSeconds() / 2;
+        if (closedLoopSeconds == 0) {
+            whenPacing.run();
+        }
         if (options.warmupSeconds() == 0) {
             startMeasuring(start);
         }
@@ -96,6 +105,9 @@ public final class ClientReport {
             boolean warm = i <= options.warmupSeconds();
             out.println((warm ? "warmup " + i : "tick " + (i - options.warmupSeconds())) + " " + perSecond);
             out.flush();
+            if (warm && i == closedLoopSeconds) {
+                whenPacing.run();
+            }
             if (warm && i == options.warmupSeconds()) {
                 startMeasuring(now);
             }
@@ -115,7 +127,6 @@ public final class ClientReport {
         if (latency != null) {
             latency.startMeasuring(now);
         }
-        whenMeasuring.run();
     }
 
     private int failed(Throwable t) {

@@ -80,11 +80,11 @@ public final class Pacer {
     }
 
     /**
-     * When {@code report} starts measuring: stops the sender's closed loop and runs the pacing task on {@code loop}
-     * (the connection's event loop) until the JVM exits, the schedule starting then.
+     * When {@code report} says pacing starts (halfway through warm-up): stops the sender's closed loop and runs
+     * the pacing task on {@code loop} (the connection's event loop) until the JVM exits, the schedule starting then.
      */
     public void start(Sender sender, ScheduledExecutorService loop, ClientReport report) {
-        report.whenMeasuring(() -> loop.execute(() -> {
+        report.whenPacing(() -> loop.execute(() -> {
             sender.stopClosedLoop();
             start = clock.getAsLong();
             loop.scheduleAtFixedRate(() -> {

@@ -71,8 +71,25 @@ public final class FileWriteBenchmark {
     private FileWriteBenchmark() {
     }
 
+    private static final String USAGE = "Usage: java -cp sluice-bench/target/benchmarks.jar"
+        + " dev.sluice.bench.files.FileWriteBenchmark [--dir DIR] [--chunk BYTES] [--source copies|views]"
+        + " [--warmup N] [--iterations MIN] [--seconds S] [--full] [--only a,b]\n"
+        + "Targets: ceiling, sluice, rio, vertx, spring. --full adds the 100 MiB row at parallelism 100.";
+
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = parse(args);
+        if (Arrays.asList(args).contains("--help")) {
+            System.out.println(USAGE);
+            return;
+        }
+        Map<String, String> opts;
+        try {
+            opts = parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("FileWriteBenchmark: " + e.getMessage());
+            System.err.println(USAGE);
+            System.exit(2);
+            return;
+        }
         Path dir = Path.of(opts.getOrDefault("dir", System.getProperty("java.io.tmpdir") + "/sluice-file-bench"));
         int chunk = Integer.parseInt(opts.getOrDefault("chunk", String.valueOf(64 * KIB)));
         String source = opts.getOrDefault("source", "copies");

@@ -17,11 +17,16 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "sluice", mixinStandardHelpOptions = true, version = "sluice 0.1.0",
     description = "A reactive RSocket stack with overload control in every layer.",
+    footer = Main.FOOTER,
     subcommands = {DemoCommand.class, EchoServerCommand.class, ServerCommand.class, ProxyCommand.class,
         LoadCommand.class, SlaCommand.class,
         FileServerCommand.class, UploadCommand.class, DownloadCommand.class,
         CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
+
+    /** The benchmark driver lives in sluice-bench (with its peers' dependencies), so bin/sluice starts it. */
+    static final String FOOTER = "%nAlso: bin/sluice bench [--help] runs the throughput comparison with"
+        + " rsocket-java, grpc-java and a raw-Netty floor.";
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;

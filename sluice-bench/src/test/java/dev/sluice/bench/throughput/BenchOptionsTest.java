@@ -56,6 +56,6 @@ class BenchOptionsTest {
         assertThat(cells).filteredOn(c -> c.interaction() == Interaction.FNF).extracting(Cell::impl)
             .containsOnly(Impl.SLUICE, Impl.RSOCKET_JAVA);
         assertThat(bytes.toString(StandardCharsets.UTF_8))
-            .isEqualTo("not implemented, skipped: grpc-java fire-and-forget, raw-Netty floor fire-and-forget\n");
+            .isEqualTo("not in the comparison, skipped: grpc-java fire-and-forget, raw-Netty floor fire-and-forget\n");
     }
 }

@@ -28,7 +28,7 @@ public final class ReadOptions {
         this.scheduler = b.scheduler;
     }
 
-    /** 64 KiB chunks from {@link ByteBufAllocator#DEFAULT}, read on {@link Schedulers#boundedElastic()}. */
+    /** 64 KiB chunks from {@link ByteBufAllocator#DEFAULT}, read on {@link FileIoScheduler#shared()}. */
     public static ReadOptions defaults() {
         return DEFAULTS;
     }
@@ -48,12 +48,9 @@ public final class ReadOptions {
         return allocator;
     }
 
-    /**
-     * The scheduler the reads run on; {@link Schedulers#boundedElastic()} unless one was set (looked up on each
-     * call, so a reset of Reactor's schedulers is seen).
-     */
+    /** The scheduler the reads run on; {@link FileIoScheduler#shared()} unless one was set. */
     public Scheduler scheduler() {
-        return scheduler != null ? scheduler : Schedulers.boundedElastic();
+        return scheduler != null ? scheduler : FileIoScheduler.shared();
     }
 
     @Override
@@ -92,7 +89,8 @@ public final class ReadOptions {
 
         /**
          * The scheduler that runs the reads. Reads block, so it must tolerate blocking tasks and should be bounded:
-         * {@link Schedulers#boundedElastic()} (the default) or a {@link Schedulers#fromExecutor} of a fixed pool.
+         * {@link FileIoScheduler#shared()} (the default), a {@link FileIoScheduler} of its own, or
+         * {@link Schedulers#boundedElastic()}.
          */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");

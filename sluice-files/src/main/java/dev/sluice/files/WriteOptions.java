@@ -61,7 +61,7 @@ public final class WriteOptions {
 
     /**
      * {@code CREATE, TRUNCATE_EXISTING, WRITE}, no fsync, a window of 2 to 64 items starting at 4, 1 MiB in flight,
-     * writes on {@link Schedulers#boundedElastic()}.
+     * writes on {@link FileIoScheduler#shared()}.
      */
     public static WriteOptions defaults() {
         return DEFAULTS;
@@ -102,12 +102,9 @@ public final class WriteOptions {
         return maxBytes;
     }
 
-    /**
-     * The scheduler the writes run on; {@link Schedulers#boundedElastic()} unless one was set (looked up on each
-     * call, so a reset of Reactor's schedulers is seen).
-     */
+    /** The scheduler the writes run on; {@link FileIoScheduler#shared()} unless one was set. */
     public Scheduler scheduler() {
-        return scheduler != null ? scheduler : Schedulers.boundedElastic();
+        return scheduler != null ? scheduler : FileIoScheduler.shared();
     }
 
     @Override
@@ -219,8 +216,8 @@ public final class WriteOptions {
 
         /**
          * The scheduler that runs the writes. Writes block, so it must tolerate blocking tasks and should be
-         * bounded: {@link Schedulers#boundedElastic()} (the default) or a {@link Schedulers#fromExecutor} of a
-         * fixed pool.
+         * bounded: {@link FileIoScheduler#shared()} (the default), a {@link FileIoScheduler} of its own, or
+         * {@link Schedulers#boundedElastic()}.
          */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");

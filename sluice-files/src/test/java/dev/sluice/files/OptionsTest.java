@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.netty.buffer.ByteBufAllocator;
 import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.Test;
-import reactor.core.scheduler.Schedulers;
 
 class OptionsTest {
 
@@ -21,7 +20,7 @@ class OptionsTest {
         assertThat(o.initialItemsInFlight()).isEqualTo(4);
         assertThat(o.maxItemsInFlight()).isEqualTo(64);
         assertThat(o.maxBytesInFlight()).isEqualTo(1024 * 1024);
-        assertThat(o.scheduler()).isSameAs(Schedulers.boundedElastic());
+        assertThat(o.scheduler()).isSameAs(FileIoScheduler.shared());
     }
 
     @Test
@@ -65,7 +64,7 @@ class OptionsTest {
         ReadOptions o = ReadOptions.defaults();
         assertThat(o.chunkSize()).isEqualTo(64 * 1024);
         assertThat(o.allocator()).isSameAs(ByteBufAllocator.DEFAULT);
-        assertThat(o.scheduler()).isSameAs(Schedulers.boundedElastic());
+        assertThat(o.scheduler()).isSameAs(FileIoScheduler.shared());
 
         assertThatThrownBy(() -> ReadOptions.builder().chunkSize(0)).hasMessage("chunkSize < 1: 0");
     }

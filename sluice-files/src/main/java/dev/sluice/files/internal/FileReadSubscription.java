@@ -100,7 +100,8 @@ public final class FileReadSubscription<T> implements Subscription, Runnable {
         // Hold the drain while onSubscribe runs: requests made inside it only count up, nothing is emitted yet.
         WIP.lazySet(this, 1);
         actual.onSubscribe(this);
-        dispatch();
+        // Subscription is the last thing the subscribing task does: the drain can follow it on the same thread.
+        dispatch(true);
     }
 
     @Override
@@ -124,14 +125,18 @@ public final class FileReadSubscription<T> implements Subscription, Runnable {
 
     private void schedule() {
         if (WIP.getAndIncrement(this) == 0) {
-            dispatch();
+            dispatch(false);
         }
     }
 
-    /** Hands the drain to the scheduler; called only by the owner of the work-in-progress counter. */
-    private void dispatch() {
+    /**
+     * Hands the drain to the scheduler; called only by the owner of the work-in-progress counter.
+     *
+     * @param continuation whether the caller's task ends here, so the drain may run next on the same thread
+     */
+    private void dispatch(boolean continuation) {
         try {
-            scheduler.schedule(this);
+            Schedules.schedule(scheduler, this, continuation);
         } catch (RejectedExecutionException e) {
             rejected = e;
             // We hold the drain: run it here. With the rejection set it only fails the subscriber and closes.
@@ -198,7 +203,7 @@ public final class FileReadSubscription<T> implements Subscription, Runnable {
             }
             if (budget-- == 0) {
                 try {
-                    scheduler.schedule(this);
+                    Schedules.schedule(scheduler, this, true);
                     return false;
                 } catch (RejectedExecutionException e) {
                     rejected = e;

@@ -177,7 +177,10 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
             s.cancel();
             return;
         }
-        schedule();
+        // Subscription is the last thing the subscribing task does: the drain can follow it on the same thread.
+        if (WIP.getAndIncrement(this) == 0) {
+            dispatch(true);
+        }
     }
 
     @Override
@@ -249,14 +252,18 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
 
     private void schedule() {
         if (WIP.getAndIncrement(this) == 0) {
-            dispatch();
+            dispatch(false);
         }
     }
 
-    /** Hands the drain to the scheduler; called only by the owner of the work-in-progress counter. */
-    private void dispatch() {
+    /**
+     * Hands the drain to the scheduler; called only by the owner of the work-in-progress counter.
+     *
+     * @param continuation whether the caller's task ends here, so the drain may run next on the same thread
+     */
+    private void dispatch(boolean continuation) {
         try {
-            scheduler.schedule(this);
+            Schedules.schedule(scheduler, this, continuation);
         } catch (RejectedExecutionException e) {
             if (failure == null) {
                 failure = e;
@@ -333,7 +340,7 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
             if (budget == 0) {
                 // Yield: the new run inherits the work-in-progress count we hold.
                 try {
-                    scheduler.schedule(this);
+                    Schedules.schedule(scheduler, this, true);
                     return false;
                 } catch (RejectedExecutionException e) {
                     failure = e;

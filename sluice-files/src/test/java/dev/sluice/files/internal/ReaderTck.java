@@ -1,5 +1,6 @@
 package dev.sluice.files.internal;
 
+import dev.sluice.files.FileIoScheduler;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
@@ -9,7 +10,6 @@ import org.reactivestreams.Publisher;
 import org.reactivestreams.tck.PublisherVerification;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * The TCK's {@link PublisherVerification} for the file reader: a publisher of {@code n} elements is a file of
@@ -47,13 +47,13 @@ abstract class ReaderTck<T> extends PublisherVerification<T> {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return FileReadFlux.create(file, chunks, CHUNK, ChannelOpener.DEFAULT, Schedulers.boundedElastic());
+        return FileReadFlux.create(file, chunks, CHUNK, ChannelOpener.DEFAULT, FileIoScheduler.shared());
     }
 
     @Override
     public Publisher<T> createFailedPublisher() {
         return FileReadFlux.create(dir.resolve("missing"), chunks, CHUNK, ChannelOpener.DEFAULT,
-                Schedulers.boundedElastic());
+                FileIoScheduler.shared());
     }
 
     @Override

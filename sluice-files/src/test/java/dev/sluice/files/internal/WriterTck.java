@@ -1,5 +1,6 @@
 package dev.sluice.files.internal;
 
+import dev.sluice.files.FileIoScheduler;
 import java.io.IOException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
@@ -11,7 +12,6 @@ import org.reactivestreams.Subscription;
 import org.reactivestreams.tck.SubscriberWhiteboxVerification;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
-import reactor.core.scheduler.Schedulers;
 import reactor.util.context.Context;
 
 /**
@@ -58,7 +58,7 @@ abstract class WriterTck<T> extends SubscriberWhiteboxVerification<T> {
     @Override
     public Subscriber<T> createSubscriber(WhiteboxSubscriberProbe<T> probe) {
         FileWriteSubscriber<T> writer = new FileWriteSubscriber<>(dir.resolve("file-" + files.incrementAndGet()),
-                OPTIONS, false, chunks, ChannelOpener.DEFAULT, Schedulers.boundedElastic(),
+                OPTIONS, false, chunks, ChannelOpener.DEFAULT, FileIoScheduler.shared(),
                 new GreedDemand(2, 4, 64, 1024 * 1024), 64, IGNORED, Context.empty());
         return new Subscriber<>() {
             private boolean subscribed;

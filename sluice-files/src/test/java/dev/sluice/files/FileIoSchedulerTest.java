@@ -1,0 +1,239 @@
+package dev.sluice.files;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+class FileIoSchedulerTest {
+
+    private static final long WAIT_SECONDS = 10;
+
+    private FileIoScheduler scheduler;
+
+    @AfterEach
+    void dispose() {
+        if (scheduler != null) {
+            scheduler.dispose();
+        }
+    }
+
+    /** Runs {@code task} on the scheduler and waits for it; returns what it put in the reference. */
+    private static <T> T onScheduler(FileIoScheduler scheduler, java.util.function.Consumer<AtomicReference<T>> task)
+            throws InterruptedException {
+        AtomicReference<T> result = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(1);
+        scheduler.schedule(() -> {
+            task.accept(result);
+            done.countDown();
+        });
+        assertThat(done.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("task ran").isTrue();
+        return result.get();
+    }
+
+    @Test
+    void tasksRunOnDaemonThreadsNamedAfterTheScheduler() throws InterruptedException {
+        scheduler = FileIoScheduler.create("files-test", 2);
+        Thread thread = onScheduler(scheduler, r -> r.set(Thread.currentThread()));
+        assertThat(thread.getName()).matches("files-test-[01]");
+        assertThat(thread.isDaemon()).isTrue();
+        assertThat(scheduler.threads()).isEqualTo(2);
+    }
+
+    @Test
+    void aContinuationFromAnIdleLaneRunsNextOnTheSameThread() throws InterruptedException {
+        scheduler = FileIoScheduler.create("files-test", 4);
+        CountDownLatch ran = new CountDownLatch(1);
+        AtomicReference<Thread> continuation = new AtomicReference<>();
+        Thread first = onScheduler(scheduler, r -> {
+            r.set(Thread.currentThread());
+            scheduler.scheduleContinuation(() -> {
+                continuation.set(Thread.currentThread());
+                ran.countDown();
+            });
+        });
+        assertThat(ran.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(continuation.get()).isSameAs(first);
+    }
+
+    @Test
+    void aContinuationBehindQueuedWorkGoesToAnIdleLane() throws InterruptedException {
+        scheduler = FileIoScheduler.create("files-test", 2);
+        CountDownLatch ran = new CountDownLatch(2);
+        List<Thread> threads = new ArrayList<>(List.of(Thread.currentThread(), Thread.currentThread()));
+        Thread first = onScheduler(scheduler, r -> {
+            r.set(Thread.currentThread());
+            // The first stays here (nothing queued); the second would wait behind it, so it takes the idle lane.
+            scheduler.scheduleContinuation(() -> {
+                threads.set(0, Thread.currentThread());
+                ran.countDown();
+            });
+            scheduler.scheduleContinuation(() -> {
+                threads.set(1, Thread.currentThread());
+                ran.countDown();
+            });
+        });
+        assertThat(ran.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(threads.get(0)).isSameAs(first);
+        assertThat(threads.get(1)).isNotSameAs(first);
+    }
+
+    @Test
+    void aPlainScheduleFromALanePrefersAnIdleLane() throws InterruptedException {
+        scheduler = FileIoScheduler.create("files-test", 2);
+        CountDownLatch ran = new CountDownLatch(1);
+        AtomicReference<Thread> other = new AtomicReference<>();
+        Thread first = onScheduler(scheduler, r -> {
+            r.set(Thread.currentThread());
+            // The caller goes on working after this, so its own lane counts as busy.
+            scheduler.schedule(() -> {
+                other.set(Thread.currentThread());
+                ran.countDown();
+            });
+        });
+        assertThat(ran.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(other.get()).isNotSameAs(first);
+    }
+
+    @Test
+    void aContinuationFromAForeignThreadIsAPlainSchedule() throws InterruptedException {
+        scheduler = FileIoScheduler.create("files-test", 2);
+        CountDownLatch ran = new CountDownLatch(1);
+        AtomicReference<Thread> thread = new AtomicReference<>();
+        scheduler.scheduleContinuation(() -> {
+            thread.set(Thread.currentThread());
+            ran.countDown();
+        });
+        assertThat(ran.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(thread.get().getName()).startsWith("files-test-");
+    }
+
+    @Test
+    void neverRunsMoreTasksAtOnceThanItHasThreads() throws InterruptedException {
+        int threads = 3;
+        int tasks = 30;
+        scheduler = FileIoScheduler.create("files-test", threads);
+        AtomicInteger active = new AtomicInteger();
+        AtomicInteger mostActive = new AtomicInteger();
+        CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(tasks);
+        Set<String> names = ConcurrentHashMap.newKeySet();
+        for (int i = 0; i < tasks; i++) {
+            scheduler.schedule(() -> {
+                names.add(Thread.currentThread().getName());
+                mostActive.accumulateAndGet(active.incrementAndGet(), Math::max);
+                try {
+                    gate.await(WAIT_SECONDS, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                active.decrementAndGet();
+                done.countDown();
+            });
+        }
+        // Every lane has a task blocked on the gate before it opens (bounded wait).
+        for (int i = 0; i < 1000 && active.get() < threads; i++) {
+            Thread.sleep(5);
+        }
+        assertThat(active.get()).isEqualTo(threads);
+        gate.countDown();
+        assertThat(done.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(mostActive.get()).isEqualTo(threads);
+        assertThat(names).hasSize(threads);
+    }
+
+    @Test
+    void aWorkerRunsItsTasksInOrderOnOneThread() throws InterruptedException {
+        scheduler = FileIoScheduler.create("files-test", 4);
+        Scheduler.Worker worker = scheduler.createWorker();
+        int tasks = 200;
+        List<Integer> order = new ArrayList<>();
+        Set<Thread> threads = ConcurrentHashMap.newKeySet();
+        CountDownLatch done = new CountDownLatch(tasks);
+        for (int i = 0; i < tasks; i++) {
+            int n = i;
+            worker.schedule(() -> {
+                synchronized (order) {
+                    order.add(n);
+                }
+                threads.add(Thread.currentThread());
+                done.countDown();
+            });
+        }
+        assertThat(done.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        worker.dispose();
+        assertThat(threads).hasSize(1);
+        synchronized (order) {
+            assertThat(order).isSorted().hasSize(tasks);
+        }
+    }
+
+    @Test
+    void aTaskThatThrowsDoesNotStopItsLane() throws InterruptedException {
+        scheduler = FileIoScheduler.create("files-test", 1);
+        List<Throwable> handled = new ArrayList<>();
+        Schedulers.onHandleError("files-test", (thread, error) -> {
+            synchronized (handled) {
+                handled.add(error);
+            }
+        });
+        try {
+            scheduler.schedule(() -> {
+                throw new IllegalStateException("boom");
+            });
+            Thread after = onScheduler(scheduler, r -> r.set(Thread.currentThread()));
+            assertThat(after.getName()).isEqualTo("files-test-0");
+            synchronized (handled) {
+                assertThat(handled).singleElement().extracting(Throwable::getMessage).isEqualTo("boom");
+            }
+        } finally {
+            Schedulers.resetOnHandleError("files-test");
+        }
+    }
+
+    @Test
+    void aDisposedSchedulerRejectsTasks() {
+        scheduler = FileIoScheduler.create("files-test", 2);
+        scheduler.dispose();
+        assertThat(scheduler.isDisposed()).isTrue();
+        assertThatThrownBy(() -> scheduler.schedule(() -> { })).isInstanceOf(RejectedExecutionException.class);
+        assertThatThrownBy(() -> scheduler.scheduleContinuation(() -> { }))
+                .isInstanceOf(RejectedExecutionException.class);
+    }
+
+    @Test
+    void theSharedSchedulerIgnoresDispose() throws InterruptedException {
+        FileIoScheduler shared = FileIoScheduler.shared();
+        shared.dispose();
+        assertThat(shared.isDisposed()).isFalse();
+        Thread thread = onScheduler(shared, r -> r.set(Thread.currentThread()));
+        assertThat(thread.getName()).startsWith("sluice-files-");
+        assertThat(shared.threads()).isGreaterThanOrEqualTo(4);
+    }
+
+    @Test
+    void timedSchedulingIsRefused() {
+        scheduler = FileIoScheduler.create("files-test", 1);
+        assertThatThrownBy(() -> scheduler.schedule(() -> { }, 1, TimeUnit.MILLISECONDS))
+                .isInstanceOf(RejectedExecutionException.class);
+    }
+
+    @Test
+    void badArgumentsAreRefused() {
+        assertThatThrownBy(() -> FileIoScheduler.create("x", 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("threads < 1: 0");
+        assertThatThrownBy(() -> FileIoScheduler.create(null, 1)).isInstanceOf(NullPointerException.class);
+    }
+}

@@ -7,6 +7,7 @@ import dev.sluice.cli.files.internal.ProgressLine;
 import dev.sluice.cli.files.internal.ServedDirectory;
 import dev.sluice.cli.files.internal.TransferClient;
 import dev.sluice.core.Connection;
+import dev.sluice.files.FileIoScheduler;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,7 +54,7 @@ public final class DownloadCommand implements Callable<Integer> {
         ProgressDisplay progress = ProgressDisplay.start(out, System.console() != null, System::nanoTime,
             Schedulers.parallel());
         try {
-            TransferClient client = new TransferClient(connection, Schedulers.boundedElastic());
+            TransferClient client = new TransferClient(connection, FileIoScheduler.shared());
             Checksum received = TransferRun.await(
                 client.download(name, to, progress.meter()::total, progress.meter()::add), target);
             progress.close(); // wipes the bar for the final line

@@ -6,6 +6,7 @@ import dev.sluice.cli.files.internal.ServedDirectory;
 import dev.sluice.cli.files.internal.TransferListener;
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.RSocketServer;
+import dev.sluice.files.FileIoScheduler;
 import dev.sluice.transport.netty.TcpServerTransport;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,7 +24,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import reactor.core.scheduler.Scheduler;
-import reactor.core.scheduler.Schedulers;
 
 /** {@code sluice file-server}: stores uploads in, and serves downloads from, one directory. */
 @Command(name = "file-server", mixinStandardHelpOptions = true,
@@ -56,7 +56,7 @@ public final class FileServerCommand implements Callable<Integer> {
     TransferListener listener = TransferListener.logging(log);
 
     /** Runs the blocking file work; tests may replace it before {@link #start()}. */
-    Scheduler scheduler = Schedulers.boundedElastic();
+    Scheduler scheduler = FileIoScheduler.shared();
 
     @Spec
     CommandSpec spec;

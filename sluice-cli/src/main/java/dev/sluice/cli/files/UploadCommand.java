@@ -7,6 +7,7 @@ import dev.sluice.cli.files.internal.ProgressLine;
 import dev.sluice.cli.files.internal.ServedDirectory;
 import dev.sluice.cli.files.internal.TransferClient;
 import dev.sluice.core.Connection;
+import dev.sluice.files.FileIoScheduler;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -59,7 +60,7 @@ public final class UploadCommand implements Callable<Integer> {
             Schedulers.parallel());
         try {
             progress.meter().total(size);
-            TransferClient client = new TransferClient(connection, Schedulers.boundedElastic());
+            TransferClient client = new TransferClient(connection, FileIoScheduler.shared());
             Checksum stored = TransferRun.await(client.upload(file, as, progress.meter()::add), target);
             progress.close(); // wipes the bar for the final line
             out.println(ProgressLine.summary("uploaded " + file + " to " + target + " as "

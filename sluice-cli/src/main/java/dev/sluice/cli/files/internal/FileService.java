@@ -67,7 +67,7 @@ public final class FileService implements RSocket {
     /**
      * @param fsync whether to force each upload to the device (file, then directory after the rename) before
      *     answering
-     * @param scheduler runs the blocking file work, e.g. {@code Schedulers.boundedElastic()}
+     * @param scheduler runs the blocking file work, e.g. {@code FileIoScheduler.shared()}
      * @param peer the connection's remote address, for the listener (may be null)
      */
     public FileService(ServedDirectory dir, boolean fsync, Scheduler scheduler, TransferListener listener,

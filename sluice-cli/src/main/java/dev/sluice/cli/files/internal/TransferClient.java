@@ -40,7 +40,7 @@ public final class TransferClient {
     private final WriteOptions writeOptions;
 
     /**
-     * @param scheduler runs the blocking file work, e.g. {@code Schedulers.boundedElastic()}
+     * @param scheduler runs the blocking file work, e.g. {@code FileIoScheduler.shared()}
      */
     public TransferClient(RSocket connection, Scheduler scheduler) {
         this.connection = Objects.requireNonNull(connection, "connection");

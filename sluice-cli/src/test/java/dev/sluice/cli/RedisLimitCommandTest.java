@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.load.LoadGenerator;
 import dev.sluice.cli.load.LoadSummary;
+import dev.sluice.cli.load.Ramp;
 import dev.sluice.cli.server.ServerCommand;
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.Connection;
@@ -11,6 +12,7 @@ import dev.sluice.core.Payload;
 import dev.sluice.core.RSocketConnector;
 import dev.sluice.limits.redis.FailurePolicy;
 import dev.sluice.limits.redis.RedisRateLimiter;
+import dev.sluice.testkit.RedisServerProcess;
 import dev.sluice.transport.netty.TcpClientTransport;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,7 +35,7 @@ class RedisLimitCommandTest {
     void twoServersSharingOneRedisAdmitAtMostRTPlusBurstBetweenThem() throws Exception {
         double rate = 40;
         int burst = 5;
-        try (RedisProcess redis = RedisProcess.start()) {
+        try (RedisServerProcess redis = RedisServerProcess.start()) {
             List<CloseableServer> servers = new ArrayList<>();
             List<Connection> clients = new ArrayList<>();
             try {
@@ -51,21 +53,21 @@ class RedisLimitCommandTest {
                 long start = System.nanoTime();
                 List<CompletableFuture<LoadSummary>> runs = new ArrayList<>();
                 for (Connection client : clients) {
-                    runs.add(CompletableFuture.supplyAsync(() -> LoadGenerator.create(client).rate(120)
-                        .duration(Duration.ofSeconds(2)).drainTimeout(Duration.ofSeconds(10)).run()));
+                    runs.add(CompletableFuture.supplyAsync(() -> LoadGenerator.create(client)
+                        .ramp(Ramp.constant(120, Duration.ofSeconds(2))).drainTimeout(Duration.ofSeconds(10)).run()));
                 }
                 LoadSummary a = runs.get(0).get();
                 LoadSummary b = runs.get(1).get();
                 double seconds = (System.nanoTime() - start) / 1e9;
 
-                long admitted = a.responses() + b.responses();
+                long admitted = a.successes() + b.successes();
                 long bound = (long) Math.floor(rate * seconds) + burst;
                 System.out.printf("two servers sharing %.0f/s burst %d over %.2f s: admitted %d + %d = %d, rejected"
-                    + " %d + %d; bound R·T + burst = %d%n", rate, burst, seconds, a.responses(), b.responses(),
+                    + " %d + %d; bound R·T + burst = %d%n", rate, burst, seconds, a.successes(), b.successes(),
                     admitted, a.rejected(), b.rejected(), bound);
                 assertThat(a.failed() + b.failed()).as("no request failed").isZero();
-                assertThat(a.responses()).as("server A admitted some").isPositive();
-                assertThat(b.responses()).as("server B admitted some").isPositive();
+                assertThat(a.successes()).as("server A admitted some").isPositive();
+                assertThat(b.successes()).as("server B admitted some").isPositive();
                 assertThat(admitted).as("at most R·T + burst between them").isLessThanOrEqualTo(bound);
                 assertThat(admitted).as("two separate limits would each admit about this much")
                     .isGreaterThanOrEqualTo((long) (rate * 2 * 0.75));
@@ -111,7 +113,7 @@ class RedisLimitCommandTest {
 
     @Test
     void anUnreachableRedisAtStartupStopsAFailClosedServerInOneLine() throws Exception {
-        String down = "redis://127.0.0.1:" + RedisProcess.freePort();
+        String down = "redis://127.0.0.1:" + RedisServerProcess.freePort();
         String out = CliRun.run("server", "--address", "127.0.0.1:0", "--rate-limit", "10/s", "--redis", down,
             "--redis-failure", "closed");
         assertThat(out).startsWith("1|").contains("sluice server: redis at 127.0.0.1:")
@@ -123,7 +125,7 @@ class RedisLimitCommandTest {
 
     @Test
     void anUnreachableRedisAtStartupLetsAFailOpenServerStartAndAdmit() throws Exception {
-        String down = "redis://127.0.0.1:" + RedisProcess.freePort();
+        String down = "redis://127.0.0.1:" + RedisServerProcess.freePort();
         ServerCommand server = new ServerCommand();
         new CommandLine(server).parseArgs("--address", "127.0.0.1:0", "--concurrency-delay", "=> 1", "--rate-limit",
             "1/m", "--burst", "1", "--redis", down);

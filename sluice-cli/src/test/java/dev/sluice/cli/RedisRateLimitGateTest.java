@@ -16,6 +16,7 @@ import dev.sluice.core.RequestType;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.limits.redis.FailurePolicy;
 import dev.sluice.limits.redis.RedisRateLimiter;
+import dev.sluice.testkit.RedisServerProcess;
 import dev.sluice.transport.netty.TcpClientTransport;
 import dev.sluice.transport.netty.TcpServerTransport;
 import io.netty.util.internal.ThreadExecutorMap;
@@ -37,12 +38,12 @@ class RedisRateLimitGateTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final Payload ANY = Payload.create("x");
 
-    private static RedisProcess redis;
+    private static RedisServerProcess redis;
     private static int keys;
 
     @BeforeAll
     static void startRedis() throws Exception {
-        redis = RedisProcess.start();
+        redis = RedisServerProcess.start();
     }
 
     @AfterAll
@@ -124,7 +125,7 @@ class RedisRateLimitGateTest {
             StepVerifier.create(gate.admit(RequestType.REQUEST_RESPONSE, ANY)).expectComplete().verify(TIMEOUT);
 
             // Redis holds every command for 500 ms: the reservation is sent, and cancelled before it is decided.
-            assertThat(redis.command("CLIENT", "PAUSE", "500", "ALL")).isEqualTo("+OK");
+            assertThat(redis.command("CLIENT", "PAUSE", "500", "ALL")).isEqualTo("OK");
             List<String> signals = new CopyOnWriteArrayList<>();
             Disposable deciding = gate.admit(RequestType.REQUEST_RESPONSE, ANY)
                 .subscribe(v -> { }, e -> signals.add("error " + e), () -> signals.add("complete"));
@@ -138,7 +139,7 @@ class RedisRateLimitGateTest {
 
     @Test
     void whenRedisIsDownFailClosedRejectsAndFailOpenAdmits() throws Exception {
-        String down = "redis://127.0.0.1:" + RedisProcess.freePort();
+        String down = "redis://127.0.0.1:" + RedisServerProcess.freePort();
         try (RedisRateLimiter closed = RedisRateLimiter.builder(10, 1).redis(down)
                 .failurePolicy(FailurePolicy.FAIL_CLOSED).build();
              RedisRateLimiter open = RedisRateLimiter.builder(10, 1).redis(down)

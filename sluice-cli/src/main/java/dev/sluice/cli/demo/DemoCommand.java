@@ -4,6 +4,7 @@ import dev.sluice.cli.DurationConverter;
 import dev.sluice.cli.HostPort;
 import dev.sluice.cli.load.LoadGenerator;
 import dev.sluice.cli.load.LoadSummary;
+import dev.sluice.cli.load.Ramp;
 import dev.sluice.cli.load.SecondStats;
 import dev.sluice.cli.proxy.ProxyCommand;
 import dev.sluice.cli.report.HtmlReport;
@@ -79,8 +80,8 @@ public final class DemoCommand implements Callable<Integer> {
             LoadSummary summary = runScenario(lease, duration, s -> out.println(progressLine(s)));
             results.add(new Scenario(lease, summary));
             out.printf(Locale.ROOT, "   sent %d: %d answered, %d rejected, %d failed; p99 %s%n", summary.sent(),
-                summary.responses(), summary.rejected(), summary.failed(),
-                DemoTable.millis(summary.responseLatency().p99Micros()));
+                summary.successes(), summary.rejected(), summary.failed(),
+                DemoTable.millis(summary.successLatency().p99Micros()));
             out.flush();
         }
         out.println();
@@ -144,7 +145,7 @@ public final class DemoCommand implements Callable<Integer> {
             }
             client = RSocketConnector.create().connect(TcpClientTransport.create("127.0.0.1", proxy.port()))
                 .block(Duration.ofSeconds(10));
-            return LoadGenerator.create(client).rate(rps).duration(sendFor).drainTimeout(Duration.ofSeconds(10))
+            return LoadGenerator.create(client).ramp(Ramp.constant(rps, sendFor)).drainTimeout(Duration.ofSeconds(10))
                 .onSecond(progress).run();
         } finally {
             if (client != null) {

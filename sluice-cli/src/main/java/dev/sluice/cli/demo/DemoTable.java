@@ -22,7 +22,7 @@ final class DemoTable {
             LoadSummary m = s.summary();
             long[] pub = published(s.leaseAllowed());
             b.append(String.format(Locale.ROOT, "| %d | %s | %.0f | %.0f | %d | %s | %s | %s |%n",
-                s.leaseAllowed(), millis(m.responseLatency().p99Micros()), m.responsesPerSecond(),
+                s.leaseAllowed(), millis(m.successLatency().p99Micros()), m.successesPerSecond(),
                 m.rejectedPerSecond(), m.failed(),
                 pub == null ? "-" : pub[1] + " ms", pub == null ? "-" : Long.toString(pub[2]),
                 pub == null ? "-" : Long.toString(pub[3])));

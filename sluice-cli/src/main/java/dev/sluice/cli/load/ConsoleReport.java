@@ -47,13 +47,17 @@ public final class ConsoleReport {
     public static String summary(LoadSummary s) {
         StringBuilder b = new StringBuilder(1024);
         double seconds = s.duration().toNanos() / 1e9;
-        b.append(String.format(Locale.ROOT, "sent %d requests in %s s: %.1f/s achieved of %d/s planned"
+        b.append(String.format(Locale.ROOT, "sent %d requests in %s s: %.1f/s achieved of %s planned"
             + " (largest send delay behind schedule %s), payload %d bytes%n", s.sent(), trim(seconds),
-            s.achievedRate(), s.rate(), Latency.format(s.maxSendLagMicros()), s.payloadSize()));
+            s.achievedRate(), s.ramp().describe(), Latency.format(s.maxSendLagMicros()), s.payloadSize()));
         String header = "%-22s %9s %9s %9s %9s %9s %9s%n";
         b.append(String.format(Locale.ROOT, header, "outcome", "count", "per s", "p50", "p90", "p99", "max"));
-        row(b, "responses", s.responses(), s.perSecond(s.responses()), s.responseLatency());
+        row(b, "responses", s.successes(), s.perSecond(s.successes()), s.successLatency());
         row(b, "rejected", s.rejected(), s.perSecond(s.rejected()), s.rejectionLatency());
+        // Only a run with a request timeout has timeouts; without one the table keeps its three outcomes.
+        if (s.timeout() != null) {
+            row(b, "timed out", s.timedOut(), s.perSecond(s.timedOut()), Latency.NONE);
+        }
         row(b, "failed", s.failed(), s.perSecond(s.failed()), Latency.NONE);
         for (Map.Entry<String, Long> e : s.responsesByServer().entrySet()) {
             row(b, "  " + e.getKey(), e.getValue(), s.perSecond(e.getValue()), Latency.NONE);
@@ -61,9 +65,10 @@ public final class ConsoleReport {
         for (Map.Entry<String, Long> e : s.failuresByCause().entrySet()) {
             b.append(String.format(Locale.ROOT, "failed %d: %s%n", e.getValue(), e.getKey()));
         }
-        long accounted = s.responses() + s.rejected() + s.failed();
-        b.append(String.format(Locale.ROOT, "accounting: sent %d = responses %d + rejected %d + failed %d%s%n",
-            s.sent(), s.responses(), s.rejected(), s.failed(), accounted == s.sent() ? "" : " MISMATCH "
+        long accounted = s.successes() + s.rejected() + s.timedOut() + s.failed();
+        String timedOut = s.timeout() == null ? "" : " + timed out " + s.timedOut();
+        b.append(String.format(Locale.ROOT, "accounting: sent %d = responses %d + rejected %d%s + failed %d%s%n",
+            s.sent(), s.successes(), s.rejected(), timedOut, s.failed(), accounted == s.sent() ? "" : " MISMATCH "
                 + accounted));
         return b.toString();
     }

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -29,6 +30,8 @@ public final class LoadCommand implements Callable<Integer> {
 
     /** How long Ctrl-C waits for the summary. */
     private static final long SHUTDOWN_WAIT_SECONDS = 30;
+    /** A ramp's request timeout unless --timeout says otherwise. */
+    private static final Duration DEFAULT_RAMP_TIMEOUT = Duration.ofSeconds(1);
 
     @Option(names = "--target", required = true, converter = HostPort.Converter.class,
         description = "host:port of the RSocket server or proxy to load")
@@ -86,26 +89,26 @@ public final class LoadCommand implements Callable<Integer> {
         validate();
         PrintWriter out = spec.commandLine().getOut();
         Connection connection = connect();
-        if (plan != null) {
-            try {
-                return runRamp(connection, plan, out);
-            } finally {
-                connection.dispose();
-            }
-        }
         try {
-            LoadGenerator load = LoadGenerator.create(connection).rate(rps).duration(duration)
-                .payloadSize(payloadSize).drainTimeout(drainTimeout)
-                .onSecond(s -> {
-                    out.println(ConsoleReport.second(s));
-                    out.flush();
-                });
-            out.printf("sluice load: %s, %d requests/s for %s, payload %d bytes, leases %s%n", target, rps,
-                text(duration), payloadSize, lease ? "on" : "off");
+            LoadGenerator load = LoadGenerator.create(connection).payloadSize(payloadSize);
+            Function<LoadSummary, String> summaryText;
+            if (plan == null) {
+                load.ramp(Ramp.constant(rps, duration)).drainTimeout(drainTimeout)
+                    .onSecond(s -> println(out, ConsoleReport.second(s)));
+                summaryText = ConsoleReport::summary;
+                out.printf("sluice load: %s, %d requests/s for %s, payload %d bytes, leases %s%n", target, rps,
+                    text(duration), payloadSize, lease ? "on" : "off");
+            } else {
+                // Every request gets its whole timeout: the generator's drain timeout defaults to it.
+                Duration requestTimeout = timeout == null ? DEFAULT_RAMP_TIMEOUT : timeout;
+                load.ramp(plan).timeout(requestTimeout).onStep(s -> println(out, StepTable.progress(s)));
+                summaryText = StepTable::table;
+                out.printf("sluice load: %s, %d to %d requests/s by %d, %s per step, timeout %s, payload %d bytes,"
+                        + " leases %s%n", target, plan.from(), plan.to(), plan.step(), text(plan.stepDuration()),
+                    text(requestTimeout), payloadSize, lease ? "on" : "off");
+            }
             out.flush();
-            LoadSummary summary = runStoppingOnShutdown(load);
-            out.print(ConsoleReport.summary(summary));
-            out.flush();
+            LoadSummary summary = runStoppingOnShutdown(load, summaryText, out);
             if (connection.isDisposed()) {
                 throw new IllegalStateException("the connection to " + target + " closed during the run ("
                     + summary.failed() + " requests failed)");
@@ -146,49 +149,6 @@ public final class LoadCommand implements Callable<Integer> {
         }
     }
 
-    /** Offers {@code plan}: one line per step as it ends, then the table of the steps. */
-    private int runRamp(Connection connection, Ramp plan, PrintWriter out) {
-        Duration requestTimeout = timeout == null ? Duration.ofSeconds(1) : timeout;
-        RampGenerator generator = RampGenerator.create(connection).ramp(plan).timeout(requestTimeout)
-            .payloadSize(payloadSize).onStep(s -> {
-                out.println(StepTable.progress(s));
-                out.flush();
-            });
-        out.printf("sluice load: %s, %d to %d requests/s by %d, %s per step, timeout %s, payload %d bytes, leases"
-                + " %s%n", target, plan.from(), plan.to(), plan.step(), text(plan.stepDuration()),
-            text(requestTimeout), payloadSize, lease ? "on" : "off");
-        out.flush();
-        CountDownLatch printed = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            generator.stop();
-            try {
-                // Bounded: the run ends at most the timeout after the stop; a stuck one must not hold the JVM.
-                printed.await(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "sluice-load-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        RampSummary summary;
-        try {
-            summary = generator.run();
-            out.print(StepTable.table(summary));
-            out.flush();
-        } finally {
-            printed.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // The hook is running; it returns now that the table is printed.
-            }
-        }
-        if (connection.isDisposed()) {
-            throw new IllegalStateException("the connection to " + target + " closed during the run ("
-                + summary.failed() + " requests failed)");
-        }
-        return 0;
-    }
-
     /** Wrong values are usage errors (exit code 2), reported before connecting. */
     private void validate() {
         check(rps >= 1 && rps <= LoadGenerator.MAX_RATE,
@@ -224,29 +184,41 @@ public final class LoadCommand implements Callable<Integer> {
         }
     }
 
-    /** Runs the load; a shutdown (Ctrl-C) stops sending and waits for the summary to be printed. */
-    private static LoadSummary runStoppingOnShutdown(LoadGenerator load) {
-        CountDownLatch finished = new CountDownLatch(1);
+    /**
+     * Runs the load and prints its summary; a shutdown (Ctrl-C) stops sending and waits, a bounded time, for the
+     * summary to be printed.
+     */
+    private static LoadSummary runStoppingOnShutdown(LoadGenerator load, Function<LoadSummary, String> summaryText,
+                                                     PrintWriter out) {
+        CountDownLatch printed = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             load.stop();
             try {
                 // Bounded: a run drains for its drain timeout at most; a stuck one must not hold the JVM forever.
-                finished.await(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
+                printed.await(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }, "sluice-load-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            return load.run();
+            LoadSummary summary = load.run();
+            out.print(summaryText.apply(summary));
+            out.flush();
+            return summary;
         } finally {
-            finished.countDown();
+            printed.countDown();
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException shuttingDown) {
-                // The hook is running; it returns now that the run is over.
+                // The hook is running; it returns now that the summary is printed.
             }
         }
+    }
+
+    private static void println(PrintWriter out, String line) {
+        out.println(line);
+        out.flush();
     }
 
     /** 30s, 1500ms: how the options are written. */

@@ -1,43 +1,62 @@
 package dev.sluice.cli.load;
 
 import dev.sluice.cli.load.internal.PendingRequest;
+import dev.sluice.cli.load.internal.RampSchedule;
 import dev.sluice.cli.load.internal.SendSchedule;
+import dev.sluice.cli.load.internal.StepTally;
 import dev.sluice.cli.load.internal.Tally;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
 import io.netty.buffer.Unpooled;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import org.HdrHistogram.Histogram;
 
 /**
- * An open-loop, constant-rate request-response client: it sends {@code rate} requests per second to a target for a
- * given duration, whatever the answers do, and reports every second and a final {@link LoadSummary}.
+ * An open-loop request-response client: it offers a {@link Ramp} of load to a target — a list of steps, each a rate
+ * held for a duration; a constant load is a one-step ramp — whatever the answers do, and reports what became of the
+ * requests step by step and second by second, then a {@link LoadSummary}.
  *
- * <p><b>Open loop.</b> Request {@code i} has an intended send time, {@code start + i / rate}. A dedicated sender
- * thread parks until the next intended time and fires the request without waiting for any answer; if it falls
- * behind (a pause, a slow subscribe) it fires every request that is due at once — it never skips one and never waits
- * for responses. Latency is measured from the intended time to the answer, so a server that stalls is charged for
- * the whole wait of every request behind it (no coordinated omission). Latencies are recorded in HdrHistograms, in
- * microseconds.
+ * <p><b>Open loop.</b> Request {@code i} has an intended send time given by the ramp ({@code stepStart + j / rate}
+ * for the {@code j}-th request of its step). A dedicated sender thread parks until the next intended time and fires
+ * the request without waiting for any answer; if it falls behind (a pause, a slow subscribe) it fires every request
+ * that is due at once — it never skips one and never waits for responses. Latency is measured from the intended time
+ * to the outcome, so a server that stalls is charged for the whole wait of every request behind it (no coordinated
+ * omission). Latencies are recorded in HdrHistograms, in microseconds.
  *
- * <p><b>Outcomes.</b> Each request ends as exactly one of: a response (its data names the answering server, e.g.
- * {@code 127.0.0.1:7001}, and responses are counted per server), rejected (ERROR[REJECTED]), or failed (any other
- * error; or no answer within the drain timeout after the last send — then the request is cancelled and counted as
- * failed). So {@code sent == responses + rejected + failed}, always.
+ * <p><b>Outcomes.</b> Each request ends as exactly one of: a success (a response; its data names the answering
+ * server, e.g. {@code 127.0.0.1:7001}, and successes are counted per server), rejected (ERROR[REJECTED], counted per
+ * message), timed out, or failed (any other error, counted per cause). So {@code sent == successes + rejected +
+ * timedOut + failed}, for each step and for the run.
  *
- * <p><b>Reporting.</b> {@link #run()} calls the listener once per second of the run, on the thread that called
- * {@code run()}, with that second's {@link SecondStats} (the sending seconds, then the draining ones), and returns
- * the summary.
+ * <p><b>Waiting for answers.</b> With a {@link #timeout}, a request not answered within it of its intended send time
+ * counts as timed out and is cancelled (RSocket sends CANCEL, so a responder that honours it drops the work); time
+ * spent behind a stalled sender counts against it too. Timeouts are kept in send order, which is deadline order, in
+ * one queue that the thread running {@link #run()} watches: no timer per request. After the last send the run waits
+ * up to the {@link #drainTimeout}; requests still unanswered then are cancelled and count as failed. Without a
+ * timeout, only the drain timeout bounds the wait.
+ *
+ * <p><b>Reporting</b>, on the thread that called {@link #run()}: {@link #onSecond} once per second of the run (the
+ * sending seconds, then the draining ones), with the outcomes that came during it; {@link #onStep} once per step, as
+ * soon as the sender is past it and each of its requests has its outcome, with the outcomes of the requests that were
+ * due during it.
  *
  * <pre>{@code
- * LoadSummary s = LoadGenerator.create(connection).rate(1000).duration(Duration.ofSeconds(30))
- *     .onSecond(second -> System.out.println(second))
+ * LoadSummary constant = LoadGenerator.create(connection).ramp(Ramp.constant(1000, Duration.ofSeconds(30)))
+ *     .onSecond(second -> System.out.println(ConsoleReport.second(second)))
+ *     .run();
+ * LoadSummary stairs = LoadGenerator.create(connection).ramp(new Ramp(100, 600, 50, Duration.ofSeconds(5)))
+ *     .timeout(Duration.ofMillis(500)).onStep(step -> System.out.println(StepTable.progress(step)))
  *     .run();
  * }</pre>
  *
@@ -52,27 +71,43 @@ public final class LoadGenerator {
     /** The largest payload accepted, bytes (RSocket's frame length limit). */
     public static final int MAX_PAYLOAD_SIZE = 16 * 1024 * 1024 - 64;
 
+    private static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(10);
+
     private final RSocket target;
-    private int rate = 1000;
-    private Duration duration = Duration.ofSeconds(30);
+    private final LongSupplier nanoClock = System::nanoTime;
+    private Ramp ramp = Ramp.constant(1000, Duration.ofSeconds(30));
+    /** Null: requests have no timeout of their own. */
+    private Duration timeout;
+    /** Null: the timeout if there is one, else {@link #DEFAULT_DRAIN_TIMEOUT}. */
+    private Duration drainTimeout;
     private int payloadSize = 16;
-    private Duration drainTimeout = Duration.ofSeconds(10);
-    private Consumer<SecondStats> listener = s -> { };
+    private Consumer<SecondStats> secondListener = s -> { };
+    private Consumer<StepStats> stepListener = s -> { };
 
     private final AtomicBoolean started = new AtomicBoolean();
+    /** Every request sent and not yet settled: what is left to give up at the end. */
     private final Set<PendingRequest> inFlight = ConcurrentHashMap.newKeySet();
-    private final Consumer<PendingRequest> onSettled = this::settled;
+    /** With a timeout, the requests sent, in send order (and so deadline order), until settled or timed out. */
+    private final Queue<PendingRequest> deadlines = new ConcurrentLinkedQueue<>();
+    private final PendingRequest.Listener onSettled = this::settled;
     private volatile boolean stopped;
     private volatile boolean senderDone;
-    private volatile long lastSendNanos;
-    private volatile long sendEndNanos;
+    /** Requests fired so far: the sender is past every step whose last index is below it. */
+    private volatile long fired;
+    /** When the sender stopped, ns; written before {@code senderDone}. */
+    private volatile long sendEnd;
     private volatile Thread sender;
     private volatile Thread closer;
+    // Set up by run() before the sender starts.
+    private RampSchedule schedule;
+    private Tally seconds;
+    private StepTally[] steps;
     // Written by the sender, read by the closer after joining it.
+    private long lastSendNanos;
     private long maxLagNanos;
     private Throwable senderFailure;
-    private boolean stoppedEarly;
     // Closer-confined.
+    private final List<SecondStats> closedSeconds = new ArrayList<>();
     private boolean interrupted;
     private RuntimeException listenerFailure;
 
@@ -80,7 +115,10 @@ public final class LoadGenerator {
         this.target = target;
     }
 
-    /** A generator sending to {@code target} (a connection, a balancer, ...), with 1000/s for 30 s by default. */
+    /**
+     * A generator sending to {@code target} (a connection, a balancer, ...): by default 1000 requests/s for 30 s,
+     * no timeout, a drain timeout of 10 s.
+     */
     public static LoadGenerator create(RSocket target) {
         if (target == null) {
             throw new IllegalArgumentException("target must not be null");
@@ -88,22 +126,38 @@ public final class LoadGenerator {
         return new LoadGenerator(target);
     }
 
-    /** Requests per second, 1 to 10,000,000 (default 1000). */
-    public LoadGenerator rate(int requestsPerSecond) {
-        if (requestsPerSecond < 1 || requestsPerSecond > SendSchedule.MAX_RATE) {
-            throw new IllegalArgumentException("rate must be between 1 and " + SendSchedule.MAX_RATE
-                + " requests/s, got " + requestsPerSecond);
+    /** The load to offer: {@link Ramp#constant} for a constant rate. */
+    public LoadGenerator ramp(Ramp plan) {
+        if (plan == null) {
+            throw new IllegalArgumentException("ramp must not be null");
         }
-        this.rate = requestsPerSecond;
+        this.ramp = plan;
         return this;
     }
 
-    /** How long to send (default 30 s); the run then waits up to the drain timeout for outstanding answers. */
-    public LoadGenerator duration(Duration sendFor) {
-        if (sendFor == null || sendFor.isNegative() || sendFor.isZero() || sendFor.toSeconds() > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("duration must be > 0 and < 2^31 s, got " + sendFor);
+    /**
+     * How long a request may take, from its intended send time, before it counts as timed out and is cancelled
+     * (default: no timeout; the drain timeout alone bounds the wait for the last answers).
+     */
+    public LoadGenerator timeout(Duration requestTimeout) {
+        if (requestTimeout == null || requestTimeout.isNegative() || requestTimeout.isZero()
+            || requestTimeout.toSeconds() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("timeout must be > 0 and < 2^31 s, got " + requestTimeout);
         }
-        this.duration = sendFor;
+        this.timeout = requestTimeout;
+        return this;
+    }
+
+    /**
+     * How long to wait after the last send for outstanding answers; requests still unanswered then are cancelled and
+     * counted as failed. Zero stops at once. By default the {@link #timeout} if there is one (so that every request
+     * gets its whole timeout), else 10 s.
+     */
+    public LoadGenerator drainTimeout(Duration drain) {
+        if (drain == null || drain.isNegative() || drain.toSeconds() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("drain timeout must be >= 0 and < 2^31 s, got " + drain);
+        }
+        this.drainTimeout = drain;
         return this;
     }
 
@@ -117,30 +171,27 @@ public final class LoadGenerator {
         return this;
     }
 
-    /**
-     * How long to wait after the last send for outstanding answers (default 10 s); requests still unanswered then
-     * are cancelled and counted as failed. Zero stops at once.
-     */
-    public LoadGenerator drainTimeout(Duration timeout) {
-        if (timeout == null || timeout.isNegative() || timeout.toSeconds() > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("drain timeout must be >= 0 and < 2^31 s, got " + timeout);
-        }
-        this.drainTimeout = timeout;
-        return this;
-    }
-
-    /** Called with each second's stats, on the thread running {@link #run()}; it should return quickly. */
-    public LoadGenerator onSecond(Consumer<SecondStats> secondListener) {
-        if (secondListener == null) {
+    /** Called with each second's stats, in order, on the thread running {@link #run()}; it should return quickly. */
+    public LoadGenerator onSecond(Consumer<SecondStats> listener) {
+        if (listener == null) {
             throw new IllegalArgumentException("listener must not be null");
         }
-        this.listener = secondListener;
+        this.secondListener = listener;
+        return this;
+    }
+
+    /** Called with each step's figures as soon as they are final, in order, on the thread running {@link #run()}. */
+    public LoadGenerator onStep(Consumer<StepStats> listener) {
+        if (listener == null) {
+            throw new IllegalArgumentException("listener must not be null");
+        }
+        this.stepListener = listener;
         return this;
     }
 
     /**
-     * Stops sending now (requests not yet sent are not sent), then the run drains as usual. Safe from any thread,
-     * e.g. a shutdown hook; does nothing once the run is over.
+     * Stops sending now (requests not yet sent are not sent); the requests sent still get their outcome, and the
+     * run ends as usual. Safe from any thread, e.g. a shutdown hook; does nothing once the run is over.
      */
     public void stop() {
         stopped = true;
@@ -148,13 +199,13 @@ public final class LoadGenerator {
     }
 
     /**
-     * Runs the load: starts the sender thread, reports each second to the listener from this thread, waits up to
-     * the drain timeout for the last answers, and returns the summary. If this thread is interrupted, sending stops,
-     * outstanding requests are counted as failed at once, and the summary of what happened is returned with the
-     * interrupt flag set.
+     * Runs the load: starts the sender thread, reports each second and each step to the listeners from this thread,
+     * waits for every request's outcome (up to the timeout or the drain timeout) and returns the summary. If this
+     * thread is interrupted, sending stops, outstanding requests are counted as failed at once, and the summary of
+     * what happened is returned with the interrupt flag set.
      *
-     * @throws IllegalStateException if called twice
-     * @throws RuntimeException what the listener threw (the run is stopped and its requests settled first)
+     * @throws IllegalStateException if called twice, or if the sender failed
+     * @throws RuntimeException what a listener threw (the run is stopped and its requests settled first)
      */
     public LoadSummary run() {
         if (!started.compareAndSet(false, true)) {
@@ -162,22 +213,24 @@ public final class LoadGenerator {
         }
         byte[] data = new byte[payloadSize];
         Arrays.fill(data, (byte) 'x');
-        long start = System.nanoTime();
-        SendSchedule schedule = SendSchedule.of(start, rate, duration);
-        Tally tally = new Tally(System::nanoTime, start);
+        long start = nanoClock.getAsLong();
+        schedule = RampSchedule.of(start, ramp);
+        seconds = new Tally(nanoClock, start);
+        steps = new StepTally[schedule.steps()];
+        for (int s = 0; s < steps.length; s++) {
+            steps[s] = new StepTally();
+        }
         closer = Thread.currentThread();
-        Thread t = new Thread(() -> send(schedule, tally, data), "sluice-load-sender");
+        Thread t = new Thread(() -> send(data), "sluice-load-sender");
         t.setDaemon(true);
         sender = t;
         t.start();
 
-        String leftOverCause = reportUntilDrained(tally);
+        List<StepStats> closedSteps = closeUntilSettled(start);
         joinSender(t);
-        for (PendingRequest r : List.copyOf(inFlight)) {
-            r.expire(leftOverCause);
-        }
-        for (SecondStats second : tally.closeRemaining()) {
-            deliver(second);
+        for (SecondStats second : seconds.closeRemaining()) {
+            closedSeconds.add(second);
+            deliver(secondListener, second);
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
@@ -188,44 +241,58 @@ public final class LoadGenerator {
         if (listenerFailure != null) {
             throw listenerFailure;
         }
-        // A run stopped early reports over the time it did send, so that its rates stay true.
-        Duration sent = stoppedEarly ? Duration.ofNanos(Math.max(1, sendEndNanos - start)) : duration;
-        long sendingNanos = Math.max(sent.toNanos(), tally.sentTotal() == 0 ? 0 : lastSendNanos - start);
-        double achieved = tally.sentTotal() * 1e9 / sendingNanos;
-        return tally.summary(rate, sent, payloadSize, achieved, maxLagNanos / 1000);
+        return summary(start, closedSteps);
     }
 
     /**
-     * Closes and delivers each second as its end passes, until the sender is done and either every request is
-     * settled or the drain timeout ran out (or the run was interrupted or its listener failed). Returns the cause
-     * under which requests still in flight are to be counted as failed.
+     * The closer's loop: closes each second once its end has passed, times requests out at their deadlines, gives up
+     * on the rest when the drain timeout runs out (or at once if the run is interrupted or a listener failed), and
+     * closes steps in order once settled — until every step is closed. Ends because every request settles by the
+     * drain deadline at the latest, which the loop enforces once the sender is done.
      */
-    private String reportUntilDrained(Tally tally) {
-        long drainDeadline = Long.MAX_VALUE;
-        // Ends at the drain deadline at the latest: once the sender is done, the deadline is finite.
+    private List<StepStats> closeUntilSettled(long start) {
+        List<StepStats> closed = new ArrayList<>();
+        long drainNanos = effectiveDrainTimeout().toNanos();
+        int nextStep = 0;
         while (true) {
-            long now = System.nanoTime();
-            long secondEnd = tally.endNanos(tally.nextToClose());
+            long now = nanoClock.getAsLong();
+            long secondEnd = seconds.endNanos(seconds.nextToClose());
             if (now - secondEnd >= 0) {
-                deliver(tally.closeNext());
+                SecondStats second = seconds.closeNext();
+                closedSeconds.add(second);
+                deliver(secondListener, second);
                 continue;
             }
+            PendingRequest head = timeOutDue(now);
+            long wakeUp = head != null && head.deadlineNanos() - secondEnd < 0 ? head.deadlineNanos() : secondEnd;
             if (senderDone) {
-                if (drainDeadline == Long.MAX_VALUE) {
-                    drainDeadline = sendEndNanos + drainTimeout.toNanos();
-                }
-                if (interrupted) {
-                    return "interrupted before an answer came";
-                }
-                if (listenerFailure != null) {
-                    return "run stopped: the listener failed";
-                }
-                if (inFlight.isEmpty() || now - drainDeadline >= 0) {
-                    return "no answer within the drain timeout (" + Latency.format(drainTimeout.toNanos() / 1000)
-                        + ")";
+                long drainDeadline = sendEnd + drainNanos;
+                String cause = interrupted ? "interrupted before an answer came"
+                    : listenerFailure != null ? "run stopped: the listener failed"
+                    : now - drainDeadline >= 0 ? "no answer within the drain timeout ("
+                        + Latency.format(drainNanos / 1000) + ")"
+                    : null;
+                if (cause != null) {
+                    // What is left after this is settling on another thread, which wakes us when a step completes.
+                    for (PendingRequest r : inFlight) {
+                        r.abandon(cause);
+                    }
+                } else if (drainDeadline - wakeUp < 0) {
+                    wakeUp = drainDeadline;
                 }
             }
-            long wakeUp = senderDone && drainDeadline - secondEnd < 0 ? drainDeadline : secondEnd;
+            for (; nextStep < steps.length && closable(nextStep); nextStep++) {
+                if (steps[nextStep].sentCount() > 0) {
+                    StepStats stats = steps[nextStep].stats(nextStep, ramp.rate(nextStep), sentDuration(start,
+                        nextStep));
+                    closed.add(stats);
+                    deliver(stepListener, stats);
+                }
+            }
+            if (nextStep == steps.length) {
+                return closed;
+            }
+            // Woken early by a completed step, a new head of the deadline queue, or the sender's end.
             LockSupport.parkNanos(this, wakeUp - now);
             if (Thread.interrupted()) {
                 interrupted = true;
@@ -234,26 +301,91 @@ public final class LoadGenerator {
         }
     }
 
-    /** Hands a second to the listener; the first failure stops the run and is kept for {@link #run()}. */
-    private void deliver(SecondStats second) {
+    /** Drops settled requests from the head of the deadline queue and times out those due; returns the new head. */
+    private PendingRequest timeOutDue(long now) {
+        PendingRequest head;
+        while ((head = deadlines.peek()) != null) {
+            if (head.isSettled()) {
+                deadlines.poll();
+            } else if (now - head.deadlineNanos() >= 0) {
+                deadlines.poll();
+                head.timeOut();
+            } else {
+                break;
+            }
+        }
+        return head;
+    }
+
+    private Duration effectiveDrainTimeout() {
+        return drainTimeout != null ? drainTimeout : timeout != null ? timeout : DEFAULT_DRAIN_TIMEOUT;
+    }
+
+    /** Whether the sender is past step {@code s} and each of its requests is settled. */
+    private boolean closable(int s) {
+        return sendingOver(s) && steps[s].settled() == steps[s].sentCount();
+    }
+
+    private boolean sendingOver(int s) {
+        return senderDone || fired >= schedule.firstIndex(s + 1);
+    }
+
+    /** How long step {@code s} sent: all of it, or up to the stop. */
+    private Duration sentDuration(long start, int s) {
+        long planned = ramp.stepDuration().toNanos();
+        if (fired >= schedule.firstIndex(s + 1)) {
+            return Duration.ofNanos(planned);
+        }
+        long stepStart = start + s * planned;
+        return Duration.ofNanos(Math.max(0, Math.min(planned, sendEnd - stepStart)));
+    }
+
+    /** Called once per request, on the thread that settled it: wakes the closer when that completes a step. */
+    private void settled(PendingRequest request, int step, long settledInStep) {
+        inFlight.remove(request);
+        if (settledInStep == steps[step].sentCount() && sendingOver(step)) {
+            LockSupport.unpark(closer);
+        }
+    }
+
+    /** Hands a second or a step to its listener; the first failure stops the run and is kept for {@link #run()}. */
+    private <T> void deliver(Consumer<T> listener, T stats) {
         if (listenerFailure != null) {
             return;
         }
         try {
-            listener.accept(second);
+            listener.accept(stats);
         } catch (RuntimeException e) {
             listenerFailure = e;
             stop();
         }
     }
 
+    private LoadSummary summary(long start, List<StepStats> closedSteps) {
+        long sent = fired;
+        boolean stoppedEarly = sent < schedule.total();
+        // A run stopped early reports over the time it did send, so that its rates stay true.
+        Duration sentFor = stoppedEarly ? Duration.ofNanos(Math.max(1, sendEnd - start)) : ramp.duration();
+        long sendingNanos = Math.max(sentFor.toNanos(), sent == 0 ? 0 : lastSendNanos - start);
+        Histogram success = new Histogram(3);
+        Histogram failure = new Histogram(3);
+        Histogram rejection = new Histogram(3);
+        for (StepTally step : steps) {
+            step.addTo(success, failure, rejection);
+        }
+        return new LoadSummary(ramp, timeout, payloadSize, sentFor, closedSteps, closedSeconds,
+            seconds.responsesByServer(), Latency.of(success), Latency.of(failure), Latency.of(rejection),
+            sent * 1e9 / sendingNanos, maxLagNanos / 1000, stoppedEarly);
+    }
+
     /** The sender thread: fires every due request, parks until the next one is due. */
-    private void send(SendSchedule schedule, Tally tally, byte[] data) {
+    private void send(byte[] data) {
         long next = 0;
         long total = schedule.total();
+        int step = 0;
         try {
             while (next < total && !stopped) {
-                long now = System.nanoTime();
+                long now = nanoClock.getAsLong();
                 long due = schedule.dueCount(now);
                 if (next >= due) {
                     LockSupport.parkNanos(this, schedule.intendedNanos(next) - now);
@@ -261,9 +393,13 @@ public final class LoadGenerator {
                 }
                 // Behind or on time: fire everything due, never waiting for an answer.
                 for (; next < due && !stopped; next++) {
+                    while (next >= schedule.firstIndex(step + 1)) {
+                        step++;
+                    }
                     long intended = schedule.intendedNanos(next);
-                    fire(tally, intended, data);
-                    long sentAt = System.nanoTime();
+                    fire(step, intended, data);
+                    fired = next + 1;
+                    long sentAt = nanoClock.getAsLong();
                     lastSendNanos = sentAt;
                     maxLagNanos = Math.max(maxLagNanos, sentAt - intended);
                 }
@@ -271,30 +407,33 @@ public final class LoadGenerator {
         } catch (Throwable e) {
             senderFailure = e;
         } finally {
-            stoppedEarly = next < total;
-            sendEndNanos = System.nanoTime();
+            sendEnd = nanoClock.getAsLong();
             senderDone = true;
             LockSupport.unpark(closer);
         }
     }
 
-    private void fire(Tally tally, long intendedNanos, byte[] data) {
-        PendingRequest request = new PendingRequest(tally, intendedNanos, onSettled);
-        // Tracked before it can settle, so the closer never misses it.
+    private void fire(int step, long intendedNanos, byte[] data) {
+        long deadline = timeout == null ? Long.MAX_VALUE : intendedNanos + timeout.toNanos();
+        PendingRequest request = new PendingRequest(seconds, steps[step], step, intendedNanos, deadline, nanoClock,
+            onSettled);
+        // Tracked before it can settle, so that the closer always sees it.
         inFlight.add(request);
-        tally.sent();
+        steps[step].sent();
+        seconds.sent();
+        if (timeout != null) {
+            // The closer parks until the head's deadline: wake it if there was no head.
+            boolean wasEmpty = deadlines.isEmpty();
+            deadlines.add(request);
+            if (wasEmpty) {
+                LockSupport.unpark(closer);
+            }
+        }
         try {
             Payload payload = Payload.create(data.length == 0 ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(data));
             target.requestResponse(payload).subscribe(request);
         } catch (RuntimeException e) {
             request.failNow(e);
-        }
-    }
-
-    private void settled(PendingRequest request) {
-        inFlight.remove(request);
-        if (senderDone && inFlight.isEmpty()) {
-            LockSupport.unpark(closer);
         }
     }
 

@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * A staircase of offered load: {@code from}, {@code from + step}, ... up to {@code to} requests per second, each
- * held for {@code stepDuration}, one right after the other. {@code from == to} is a single step.
+ * held for {@code stepDuration}, one right after the other. {@code from == to} is a single step: a constant load
+ * ({@link #constant}).
  *
  * <p>Immutable.
  *
@@ -74,5 +75,10 @@ public record Ramp(int from, int to, int step, Duration stepDuration) {
     /** How long the whole ramp sends. */
     public Duration duration() {
         return stepDuration.multipliedBy(steps());
+    }
+
+    /** The offered rates for people: {@code 1000/s} for a constant load, {@code 100..600/s by 50} for a ramp. */
+    public String describe() {
+        return steps() == 1 ? from + "/s" : from + ".." + to + "/s by " + step;
     }
 }

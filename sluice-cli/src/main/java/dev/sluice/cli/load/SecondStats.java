@@ -16,7 +16,7 @@ import java.util.TreeMap;
  * @param sent requests sent during this second
  * @param responses answers received (the server accepted and answered the request)
  * @param rejected requests refused with ERROR[REJECTED] (over the lease, rate limit or stream limit)
- * @param failed requests that ended with any other error, or got no answer before the drain timeout
+ * @param failed requests that ended with any other error, timed out, or got no answer before the drain timeout
  * @param inFlight requests sent but not yet answered at the end of this second
  * @param responsesByServer responses per answering server, keyed by the response's data (the server's address),
  *     sorted by key; the values add up to {@code responses}

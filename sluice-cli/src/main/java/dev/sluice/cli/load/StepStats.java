@@ -23,7 +23,7 @@ import java.util.TreeMap;
  * @param successes answered (a payload, or an empty completion)
  * @param rejected refused with ERROR[REJECTED]
  * @param timedOut not answered within the timeout: cancelled, and counted here even if an answer came later
- * @param failed ended with any other error
+ * @param failed ended with any other error, or still had no answer when the run's drain timeout ran out
  * @param successLatency latency of the successes
  * @param failureLatency latency of every failure: rejected, timed out or failed
  * @param rejectionLatency latency of the rejections alone

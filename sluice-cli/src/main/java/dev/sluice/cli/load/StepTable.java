@@ -1,11 +1,9 @@
 package dev.sluice.cli.load;
 
 import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
- * A ramp run as text for a terminal: one progress line per step as it completes, and a table of every step at the
+ * A run's steps as text for a terminal: one progress line per step as it completes, and a table of every step at the
  * end — offered load, success rate and latency, failure latency, and the failures by kind.
  *
  * <p>Stateless and thread-safe.
@@ -39,7 +37,7 @@ public final class StepTable {
     }
 
     /** The table of a run's steps, with a line that checks the accounting; several lines, ending with a break. */
-    public static String table(RampSummary run) {
+    public static String table(LoadSummary run) {
         StringBuilder b = new StringBuilder(2048);
         b.append(String.format(Locale.ROOT, ROW, "offered/s", "sent", "success", "succ p50", "succ p95", "fail p50",
             "fail p95", "fail p99", "rejected", "timed out", "failed"));
@@ -55,14 +53,8 @@ public final class StepTable {
         b.append(String.format(Locale.ROOT, "accounting: sent %d = success %d + rejected %d + timed out %d + failed"
             + " %d%s%n", run.sent(), run.successes(), run.rejected(), run.timedOut(), run.failed(),
             accounted == run.sent() ? "" : " MISMATCH " + accounted));
-        Map<String, Long> messages = new TreeMap<>();
-        Map<String, Long> causes = new TreeMap<>();
-        for (StepStats s : run.steps()) {
-            s.rejectionsByMessage().forEach((k, v) -> messages.merge(k, v, Long::sum));
-            s.failuresByCause().forEach((k, v) -> causes.merge(k, v, Long::sum));
-        }
-        messages.forEach((k, v) -> b.append(String.format(Locale.ROOT, "rejected %d: %s%n", v, k)));
-        causes.forEach((k, v) -> b.append(String.format(Locale.ROOT, "failed %d: %s%n", v, k)));
+        run.rejectionsByMessage().forEach((k, v) -> b.append(String.format(Locale.ROOT, "rejected %d: %s%n", v, k)));
+        run.failuresByCause().forEach((k, v) -> b.append(String.format(Locale.ROOT, "failed %d: %s%n", v, k)));
         return b.toString();
     }
 

@@ -112,11 +112,11 @@ public final class HtmlReport {
         for (Entry e : scenarios) {
             LoadSummary s = e.summary();
             b.append("<tr><td>").append(escape(e.name())).append("</td><td>")
-                .append(latency(s.responseLatency(), s.responseLatency().p99Micros())).append("</td><td>")
-                .append(rate(s.responsesPerSecond())).append("</td><td>").append(rate(s.rejectedPerSecond()))
+                .append(latency(s.successLatency(), s.successLatency().p99Micros())).append("</td><td>")
+                .append(rate(s.successesPerSecond())).append("</td><td>").append(rate(s.rejectedPerSecond()))
                 .append("</td><td>").append(rate(s.failedPerSecond())).append("</td><td>")
                 .append(rate(s.perSecond(s.sent()))).append("</td><td>")
-                .append(latency(s.responseLatency(), s.responseLatency().p50Micros())).append("</td></tr>\n");
+                .append(latency(s.successLatency(), s.successLatency().p50Micros())).append("</td></tr>\n");
         }
         b.append("</tbody>\n</table>\n");
     }
@@ -126,10 +126,10 @@ public final class HtmlReport {
         String name = escape(e.name());
         b.append("<section class=\"scenario\" id=\"scenario-").append(index).append("\">\n<h2>").append(name)
             .append("</h2>\n<p class=\"facts\">")
-            .append(String.format(Locale.ROOT, "Sent %d requests at %s/s (planned %d/s for %s s, payload %d"
-                    + " bytes): %d accepted, %d rejected, %d failed.", s.sent(), rate(s.achievedRate()), s.rate(),
-                seconds(s), s.payloadSize(), s.responses(), s.rejected(), s.failed()))
-            .append(" Response latency ").append(percentiles(s.responseLatency()))
+            .append(String.format(Locale.ROOT, "Sent %d requests at %s/s (planned %s for %s s, payload %d"
+                    + " bytes): %d accepted, %d rejected, %d failed.", s.sent(), rate(s.achievedRate()),
+                s.ramp().describe(), seconds(s), s.payloadSize(), s.successes(), s.rejected(), s.failed()))
+            .append(" Response latency ").append(percentiles(s.successLatency()))
             .append("; rejection latency ").append(percentiles(s.rejectionLatency())).append(".</p>\n");
         b.append("<div class=\"charts\">\n")
             .append(RequestsChart.render(e.name() + ": requests per second by outcome", s.seconds()))
@@ -141,7 +141,7 @@ public final class HtmlReport {
             for (Map.Entry<String, Long> server : s.responsesByServer().entrySet()) {
                 b.append("<tr><td>").append(escape(server.getKey())).append("</td><td>").append(server.getValue())
                     .append("</td><td>").append(rate(s.perSecond(server.getValue()))).append("</td><td>")
-                    .append(String.format(Locale.ROOT, "%.1f %%", 100.0 * server.getValue() / s.responses()))
+                    .append(String.format(Locale.ROOT, "%.1f %%", 100.0 * server.getValue() / s.successes()))
                     .append("</td></tr>\n");
             }
             b.append("</tbody>\n</table>\n");

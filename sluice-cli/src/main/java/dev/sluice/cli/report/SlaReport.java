@@ -3,7 +3,7 @@ package dev.sluice.cli.report;
 import static dev.sluice.cli.report.internal.Html.escape;
 
 import dev.sluice.cli.load.Latency;
-import dev.sluice.cli.load.RampSummary;
+import dev.sluice.cli.load.LoadSummary;
 import dev.sluice.cli.load.StepStats;
 import dev.sluice.cli.report.internal.Palette;
 import dev.sluice.cli.report.internal.StepCharts;
@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * A self-contained HTML report of the SLA scenario: the same ramp of offered load run without and with a rate
@@ -40,8 +39,8 @@ public final class SlaReport {
     private final List<String> headlines = new ArrayList<>();
     private StepCharts.Run unlimited;
     private StepCharts.Run limited;
-    private RampSummary unlimitedSummary;
-    private RampSummary limitedSummary;
+    private LoadSummary unlimitedSummary;
+    private LoadSummary limitedSummary;
 
     private SlaReport(String title) {
         this.title = title;
@@ -68,14 +67,14 @@ public final class SlaReport {
     }
 
     /** The run without the limiter, named {@code name} in the charts. */
-    public SlaReport withoutLimiter(String name, RampSummary run) {
+    public SlaReport withoutLimiter(String name, LoadSummary run) {
         unlimited = new StepCharts.Run(name, Palette.UNLIMITED, run.steps());
         unlimitedSummary = run;
         return this;
     }
 
     /** The run with the limiter, named {@code name} in the charts. */
-    public SlaReport withLimiter(String name, RampSummary run) {
+    public SlaReport withLimiter(String name, LoadSummary run) {
         limited = new StepCharts.Run(name, Palette.LIMITED, run.steps());
         limitedSummary = run;
         return this;
@@ -138,11 +137,11 @@ public final class SlaReport {
         return b.toString();
     }
 
-    private static void runSection(StringBuilder b, String name, RampSummary run) {
+    private static void runSection(StringBuilder b, String name, LoadSummary run) {
         b.append("<section class=\"run\">\n<h2>").append(escape(name)).append("</h2>\n<p class=\"facts\">")
-            .append(String.format(Locale.ROOT, "Sent %d requests: %d succeeded, %d rejected, %d timed out (after"
-                    + " %d ms), %d failed.", run.sent(), run.successes(), run.rejected(), run.timedOut(),
-                run.timeout().toMillis(), run.failed()))
+            .append(String.format(Locale.ROOT, "Sent %d requests: %d succeeded, %d rejected, %d timed out (%s),"
+                    + " %d failed.", run.sent(), run.successes(), run.rejected(), run.timedOut(),
+                run.timeout() == null ? "no timeout" : "after " + run.timeout().toMillis() + " ms", run.failed()))
             .append(" Rejection latency ").append(percentiles(run.rejectionLatency())).append(".</p>\n")
             .append("<table class=\"steps\">\n<thead><tr><th>offered / s</th><th>sent</th><th>success</th>")
             .append("<th>success p50</th><th>success p95</th><th>failure p50</th><th>failure p95</th>")
@@ -159,10 +158,7 @@ public final class SlaReport {
                 .append(s.failed()).append("</td></tr>\n");
         }
         b.append("</tbody>\n</table>\n");
-        Map<String, Long> messages = new TreeMap<>();
-        for (StepStats s : run.steps()) {
-            s.rejectionsByMessage().forEach((k, v) -> messages.merge(k, v, Long::sum));
-        }
+        Map<String, Long> messages = run.rejectionsByMessage();
         if (!messages.isEmpty()) {
             b.append("<p class=\"facts\">Rejections by message:");
             String sep = " ";

@@ -4,9 +4,8 @@ import dev.sluice.cli.DurationConverter;
 import dev.sluice.cli.RateLimitOptions;
 import dev.sluice.cli.load.Latency;
 import dev.sluice.cli.load.LoadGenerator;
+import dev.sluice.cli.load.LoadSummary;
 import dev.sluice.cli.load.Ramp;
-import dev.sluice.cli.load.RampGenerator;
-import dev.sluice.cli.load.RampSummary;
 import dev.sluice.cli.load.StepStats;
 import dev.sluice.cli.load.StepTable;
 import dev.sluice.cli.report.SlaReport;
@@ -40,7 +39,7 @@ import reactor.core.scheduler.Schedulers;
  * load through its capacity — run twice in this process over TCP on loopback: without a rate limiter, then with
  * one ({@link RateLimitGate} before the upstream, reservations with a maximum wait).
  *
- * <p>Where the timeout is applied: at the requester ({@link RampGenerator}), measured from the intended send time,
+ * <p>Where the timeout is applied: at the requester ({@link LoadGenerator}), measured from the intended send time,
  * which is what a caller with a deadline sees; a request not answered by then counts as a failure and is cancelled,
  * and the upstream drops it from its queue if it is still there (a call in service runs to its end). The limiter
  * is in the upstream's own responder, before its handler, as {@code sluice server --rate-limit} puts it.
@@ -144,9 +143,9 @@ public final class SlaCommand implements Callable<Integer> {
         };
         String limiter = "the rate limiter " + rate + ", burst " + burst + ", max wait " + human(maxWait);
         out.printf(Locale.ROOT, "%n== without the rate limiter ==%n");
-        RampSummary unlimited = run(false, ramp, progress);
+        LoadSummary unlimited = run(false, ramp, progress);
         out.printf(Locale.ROOT, "%n== with %s ==%n", limiter);
-        RampSummary limited = run(true, ramp, progress);
+        LoadSummary limited = run(true, ramp, progress);
 
         out.printf(Locale.ROOT, "%nwithout the rate limiter:%n%s%nwith %s:%n%s%n", StepTable.table(unlimited),
             limiter, StepTable.table(limited));
@@ -218,7 +217,7 @@ public final class SlaCommand implements Callable<Integer> {
      * One run: a fresh upstream (behind the limiter if {@code limited}), a connection to it, the ramp; everything
      * is closed before it returns.
      */
-    private RampSummary run(boolean limited, Ramp ramp, Consumer<StepStats> progress) {
+    private LoadSummary run(boolean limited, Ramp ramp, Consumer<StepStats> progress) {
         Scheduler timer = Schedulers.newSingle("sluice-sla-upstream", true);
         CloseableServer server = null;
         Connection client = null;
@@ -233,7 +232,7 @@ public final class SlaCommand implements Callable<Integer> {
                 .block(SETUP_TIMEOUT);
             client = RSocketConnector.create().connect(TcpClientTransport.create("127.0.0.1", server.port()))
                 .block(SETUP_TIMEOUT);
-            return RampGenerator.create(client).ramp(ramp).timeout(timeout).onStep(progress).run();
+            return LoadGenerator.create(client).ramp(ramp).timeout(timeout).onStep(progress).run();
         } finally {
             if (client != null) {
                 client.dispose();
@@ -245,7 +244,7 @@ public final class SlaCommand implements Callable<Integer> {
         }
     }
 
-    private String rejectionHeadline(RampSummary limited) {
+    private String rejectionHeadline(LoadSummary limited) {
         Latency l = limited.rejectionLatency();
         if (l.isEmpty()) {
             return "rejection latency p99 with the limiter: none, nothing was rejected";
@@ -254,7 +253,7 @@ public final class SlaCommand implements Callable<Integer> {
             + l.count() + " rejections, max " + Latency.format(l.maxMicros()) + ")";
     }
 
-    private String successHeadline(RampSummary unlimited, RampSummary limited) {
+    private String successHeadline(LoadSummary unlimited, LoadSummary limited) {
         StepStats with = limited.atRate(to);
         StepStats without = unlimited.atRate(to);
         String head = "success p95 at " + to + " requests/s with the limiter: ";

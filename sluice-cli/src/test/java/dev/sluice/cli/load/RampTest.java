@@ -16,6 +16,8 @@ class RampTest {
         assertThat(r.steps()).isEqualTo(11);
         assertThat(r.duration()).isEqualTo(Duration.ofSeconds(55));
         assertThat(Ramp.constant(42, Duration.ofSeconds(3)).rates()).isEqualTo(List.of(42));
+        assertThat(r.describe()).isEqualTo("100..600/s by 50");
+        assertThat(Ramp.constant(42, Duration.ofSeconds(3)).describe()).as("a constant load").isEqualTo("42/s");
     }
 
     @Test

@@ -3,8 +3,8 @@ package dev.sluice.cli.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.load.Latency;
+import dev.sluice.cli.load.LoadSummary;
 import dev.sluice.cli.load.Ramp;
-import dev.sluice.cli.load.RampSummary;
 import dev.sluice.cli.load.StepStats;
 import dev.sluice.cli.report.internal.Palette;
 import java.io.IOException;
@@ -24,7 +24,7 @@ class SlaReportTest {
     private static final Ramp RAMP = new Ramp(100, 600, 50, Duration.ofSeconds(5));
 
     /** The classic shape: success collapses past 450/s, every failure a 500 ms timeout. */
-    private static RampSummary unlimited() {
+    private static LoadSummary unlimited() {
         List<StepStats> steps = new ArrayList<>();
         for (int i = 0; i < RAMP.steps(); i++) {
             int rate = RAMP.rate(i);
@@ -39,7 +39,7 @@ class SlaReportTest {
     }
 
     /** With the limiter: at most 425/s succeed in ~100 ms, the rest are rejected in ~300 µs. */
-    private static RampSummary limited() {
+    private static LoadSummary limited() {
         List<StepStats> steps = new ArrayList<>();
         for (int i = 0; i < RAMP.steps(); i++) {
             int rate = RAMP.rate(i);
@@ -58,9 +58,9 @@ class SlaReportTest {
         return new Latency(count, p50, p50 * 11 / 10, p50 * 12 / 10, p50 * 13 / 10, p50 * 2);
     }
 
-    private static RampSummary summary(List<StepStats> steps, Latency rejections) {
-        return new RampSummary(RAMP, Duration.ofMillis(500), steps, Latency.NONE, Latency.NONE, rejections, 100,
-            false);
+    private static LoadSummary summary(List<StepStats> steps, Latency rejections) {
+        return new LoadSummary(RAMP, Duration.ofMillis(500), 16, RAMP.duration(), steps, List.of(), Map.of(),
+            Latency.NONE, Latency.NONE, rejections, 0, 100, false);
     }
 
     private static SlaReport report() {

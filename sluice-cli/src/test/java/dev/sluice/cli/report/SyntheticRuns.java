@@ -2,7 +2,9 @@ package dev.sluice.cli.report;
 
 import dev.sluice.cli.load.Latency;
 import dev.sluice.cli.load.LoadSummary;
+import dev.sluice.cli.load.Ramp;
 import dev.sluice.cli.load.SecondStats;
+import dev.sluice.cli.load.StepStats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,7 +85,11 @@ final class SyntheticRuns {
             failed += s.failed();
             s.responsesByServer().forEach((k, v) -> byServer.merge(k, v, Long::sum));
         }
-        return new LoadSummary(1000, Duration.ofSeconds(sendingSeconds), 16, sent, accepted, rejected, failed,
-            byServer, failures, responses, rejections, 999.8, 412, seconds);
+        Duration sending = Duration.ofSeconds(sendingSeconds);
+        // One step, as a constant load has: every request in it; rejections stand in for every failure's latency.
+        StepStats step = new StepStats(0, 1000, sending, sent, accepted, rejected, 0, failed, responses, rejections,
+            rejections, Map.of(), failures);
+        return new LoadSummary(Ramp.constant(1000, sending), null, 16, sending, List.of(step), seconds, byServer,
+            responses, rejections, rejections, 999.8, 412, false);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.limits.redis.internal.BucketScript;
 import dev.sluice.limits.redis.internal.ScriptReply;
+import dev.sluice.testkit.RedisServerProcess;
 import java.io.IOException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,19 +31,19 @@ class BucketScriptGoTest {
     private static final long T9 = t(9);
     private static final long ANY = Long.MAX_VALUE;
 
-    private static RedisServer redis;
+    private static RedisServerProcess redis;
 
     @BeforeAll
     static void startRedis() throws Exception {
-        if (!RedisServer.installed()) {
+        if (!RedisServerProcess.installed()) {
             return;
         }
-        redis = RedisServer.start();
+        redis = RedisServerProcess.start();
     }
 
     @BeforeEach
     void assumeRedis() {
-        RedisServer.assumeInstalled();
+        RedisServerProcess.assumeInstalled();
     }
 
     @AfterAll

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.limits.RateLimiter;
 import dev.sluice.limits.Reservation;
 import dev.sluice.limits.redis.internal.ScriptReply;
+import dev.sluice.testkit.RedisServerProcess;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,19 +33,19 @@ class BucketScriptReplayTest {
     private static final int OPS = 400;
     private static final Offset<Double> TOKENS = Offset.offset(1e-9);
 
-    private static RedisServer redis;
+    private static RedisServerProcess redis;
 
     @BeforeAll
     static void startRedis() throws Exception {
-        if (!RedisServer.installed()) {
+        if (!RedisServerProcess.installed()) {
             return;
         }
-        redis = RedisServer.start();
+        redis = RedisServerProcess.start();
     }
 
     @BeforeEach
     void assumeRedis() {
-        RedisServer.assumeInstalled();
+        RedisServerProcess.assumeInstalled();
     }
 
     @AfterAll

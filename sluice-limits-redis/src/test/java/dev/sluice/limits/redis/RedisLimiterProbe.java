@@ -1,5 +1,6 @@
 package dev.sluice.limits.redis;
 
+import dev.sluice.testkit.RedisServerProcess;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
@@ -24,8 +25,8 @@ public final class RedisLimiterProbe {
 
     public static void main(String[] args) throws Exception {
         long seconds = args.length > 0 ? Long.parseLong(args[0]) : 3;
-        RedisServer.assumeInstalledOrExit();
-        try (RedisServer redis = RedisServer.start();
+        RedisServerProcess.assumeInstalledOrExit();
+        try (RedisServerProcess redis = RedisServerProcess.start();
                 RedisRateLimiter limiter = RedisRateLimiter.builder(1e6, 1000).redis(redis.uri())
                         .timeout(Duration.ofSeconds(1)).build()) {
             System.out.printf("redis %s on port %d; limiter %s%n", redis.command("INFO", "server").toString()

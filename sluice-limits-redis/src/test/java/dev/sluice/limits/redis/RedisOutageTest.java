@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.limits.RateLimitedException;
 import dev.sluice.limits.RateLimiter;
+import dev.sluice.testkit.RedisServerProcess;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -29,12 +30,12 @@ class RedisOutageTest {
     private static final Duration BLOCK = Duration.ofSeconds(10);
 
     private final List<RedisRateLimiter> limiters = new ArrayList<>();
-    private RedisServer redis;
+    private RedisServerProcess redis;
 
     @BeforeEach
     void startRedis() throws Exception {
-        RedisServer.assumeInstalled();
-        redis = RedisServer.start();
+        RedisServerProcess.assumeInstalled();
+        redis = RedisServerProcess.start();
     }
 
     @AfterEach

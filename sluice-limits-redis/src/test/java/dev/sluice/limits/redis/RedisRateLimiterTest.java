@@ -8,6 +8,7 @@ import dev.sluice.limits.RateLimiter;
 import dev.sluice.limits.Reservation;
 import dev.sluice.limits.redis.internal.BucketScript;
 import dev.sluice.limits.redis.internal.ScriptReply;
+import dev.sluice.testkit.RedisServerProcess;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import java.time.Duration;
@@ -37,23 +38,23 @@ class RedisRateLimiterTest {
     private static final Duration FOREVER = ChronoUnit.FOREVER.getDuration();
     private static final Duration BLOCK = Duration.ofSeconds(10);
 
-    private static RedisServer redis;
+    private static RedisServerProcess redis;
     private static ClientResources resources;
 
     private final List<RedisRateLimiter> limiters = new ArrayList<>();
 
     @BeforeAll
     static void startRedis() throws Exception {
-        if (!RedisServer.installed()) {
+        if (!RedisServerProcess.installed()) {
             return;
         }
-        redis = RedisServer.start();
+        redis = RedisServerProcess.start();
         resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2).build();
     }
 
     @BeforeEach
     void assumeRedis() {
-        RedisServer.assumeInstalled();
+        RedisServerProcess.assumeInstalled();
     }
 
     @AfterAll

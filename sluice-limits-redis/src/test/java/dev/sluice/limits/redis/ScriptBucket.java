@@ -2,6 +2,7 @@ package dev.sluice.limits.redis;
 
 import dev.sluice.limits.redis.internal.BucketScript;
 import dev.sluice.limits.redis.internal.ScriptReply;
+import dev.sluice.testkit.RedisServerProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -13,12 +14,12 @@ import java.util.List;
  */
 final class ScriptBucket {
 
-    private final RedisServer redis;
+    private final RedisServerProcess redis;
     private final String key;
     private final String limit;
     private final String burst;
 
-    ScriptBucket(RedisServer redis, String key, double limit, int burst) throws IOException {
+    ScriptBucket(RedisServerProcess redis, String key, double limit, int burst) throws IOException {
         this.redis = redis;
         this.key = key;
         this.limit = Double.toString(limit);

@@ -2,6 +2,7 @@ package dev.sluice.limits.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testkit.RedisServerProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -34,19 +35,19 @@ class TwoProcessTest {
     private static final int THREADS = 2;
     private static final Pattern COUNTS = Pattern.compile("admitted=(\\d+) decided=(\\d+) degraded=(\\d+)");
 
-    private static RedisServer redis;
+    private static RedisServerProcess redis;
 
     @BeforeAll
     static void startRedis() throws Exception {
-        if (!RedisServer.installed()) {
+        if (!RedisServerProcess.installed()) {
             return;
         }
-        redis = RedisServer.start();
+        redis = RedisServerProcess.start();
     }
 
     @BeforeEach
     void assumeRedis() {
-        RedisServer.assumeInstalled();
+        RedisServerProcess.assumeInstalled();
     }
 
     @AfterAll

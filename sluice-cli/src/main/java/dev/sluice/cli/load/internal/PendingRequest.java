@@ -5,17 +5,21 @@ import dev.sluice.core.RejectedException;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
-import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.reactivestreams.Subscription;
 import reactor.core.publisher.BaseSubscriber;
 
 /**
- * One request-response in flight: subscribes to the answer and counts its outcome in the {@link Tally} — a response
- * under the answering server's name (the response data), ERROR[REJECTED] as rejected, any other error as failed —
- * or, if {@link #expire} comes first, as failed for that cause. Exactly one of them is counted.
+ * One request-response of a load run, from its send to its outcome: subscribes to the answer and counts the outcome
+ * twice — in the {@link Tally} of the second in which it comes, and in the {@link StepTally} of the step in which the
+ * request was due. The outcome is a success (a response, counted per second under the answering server's name, the
+ * response data), a rejection (ERROR[REJECTED], under its message), a failure (any other error, under its cause),
+ * a timeout ({@link #timeOut()} at its deadline, then cancelled) or a failure for a cause the run gives
+ * ({@link #abandon}, then cancelled). Exactly one outcome is counted, whichever comes first.
  *
- * <p>Thread-safe: the answer arrives on the connection's event loop, {@link #expire} comes from the closer. An
- * answer that arrives after expiry is released and ignored.
+ * <p>Thread-safe: the answer arrives on the connection's event loop, timeouts and abandonment come from the run's
+ * closer. An answer that arrives after either is released and ignored. Latencies are in microseconds from the
+ * intended send time.
  */
 public final class PendingRequest extends BaseSubscriber<Payload> implements TrackedRequest {
 
@@ -28,20 +32,44 @@ public final class PendingRequest extends BaseSubscriber<Payload> implements Tra
     private static final AtomicIntegerFieldUpdater<PendingRequest> SETTLED =
         AtomicIntegerFieldUpdater.newUpdater(PendingRequest.class, "settled");
 
-    private final Tally tally;
+    private final Tally seconds;
+    private final StepTally step;
+    private final int stepIndex;
     private final long intendedNanos;
-    private final Consumer<PendingRequest> onSettled;
+    private final long deadlineNanos;
+    private final LongSupplier nanoClock;
+    private final Listener listener;
     private volatile int settled;
 
+    /** Told of each request settled, once its outcome is counted in both tallies. */
+    @FunctionalInterface
+    public interface Listener {
+        /**
+         * @param request the request settled
+         * @param step the index of the step it was due in
+         * @param settledInStep how many requests of that step are settled, this one included
+         */
+        void settled(PendingRequest request, int step, long settledInStep);
+    }
+
     /**
-     * @param tally where the outcome is counted
-     * @param intendedNanos when the request was due, ns on the tally's clock
-     * @param onSettled called once, after this request's outcome was counted by this object
+     * @param seconds where the outcome is counted by the second it comes in
+     * @param step where the outcome is counted by the step the request was due in
+     * @param stepIndex that step's index
+     * @param intendedNanos when the request was due, ns on {@code nanoClock}; latencies count from here
+     * @param deadlineNanos when it times out, ns on {@code nanoClock} (for the closer, which calls {@link #timeOut})
+     * @param nanoClock the clock of both tallies
+     * @param listener told once, after the outcome is counted
      */
-    public PendingRequest(Tally tally, long intendedNanos, Consumer<PendingRequest> onSettled) {
-        this.tally = tally;
+    public PendingRequest(Tally seconds, StepTally step, int stepIndex, long intendedNanos, long deadlineNanos,
+                          LongSupplier nanoClock, Listener listener) {
+        this.seconds = seconds;
+        this.step = step;
+        this.stepIndex = stepIndex;
         this.intendedNanos = intendedNanos;
-        this.onSettled = onSettled;
+        this.deadlineNanos = deadlineNanos;
+        this.nanoClock = nanoClock;
+        this.listener = listener;
     }
 
     @Override
@@ -49,28 +77,41 @@ public final class PendingRequest extends BaseSubscriber<Payload> implements Tra
         return intendedNanos;
     }
 
+    /** When this request times out, ns. */
+    public long deadlineNanos() {
+        return deadlineNanos;
+    }
+
     @Override
     public boolean settle() {
         return SETTLED.compareAndSet(this, 0, 1);
     }
 
-    /** Whether an outcome was counted. */
+    /** Whether its outcome is counted (or being counted). */
     public boolean isSettled() {
         return settled != 0;
     }
 
-    /** Counts this request as failed for {@code cause} if nothing was counted yet, then cancels it. */
-    public void expire(String cause) {
-        if (tally.fail(this, cause)) {
-            onSettled.accept(this);
+    /** Counts a timeout unless an outcome was counted, then cancels the request (which sends CANCEL). */
+    public void timeOut() {
+        if (seconds.fail(this)) {
+            listener.settled(this, stepIndex, step.timeout(sinceDue()));
+        }
+        cancel();
+    }
+
+    /** Counts a failure for {@code cause} unless an outcome was counted, then cancels the request. */
+    public void abandon(String cause) {
+        if (seconds.fail(this)) {
+            listener.settled(this, stepIndex, step.failure(cause, sinceDue()));
         }
         cancel();
     }
 
     /** Counts a failure raised before the request could be subscribed (the requester threw). */
     public void failNow(Throwable error) {
-        if (tally.fail(this, cause(error))) {
-            onSettled.accept(this);
+        if (seconds.fail(this)) {
+            listener.settled(this, stepIndex, step.failure(cause(error), sinceDue()));
         }
     }
 
@@ -87,25 +128,32 @@ public final class PendingRequest extends BaseSubscriber<Payload> implements Tra
         } finally {
             payload.release();
         }
-        if (tally.respond(this, server)) {
-            onSettled.accept(this);
+        if (seconds.respond(this, server)) {
+            listener.settled(this, stepIndex, step.success(sinceDue()));
         }
     }
 
     @Override
     protected void hookOnComplete() {
         // After onNext this finds the outcome counted; alone, it is an empty answer, still an answer.
-        if (tally.respond(this, EMPTY_RESPONSE)) {
-            onSettled.accept(this);
+        if (seconds.respond(this, EMPTY_RESPONSE)) {
+            listener.settled(this, stepIndex, step.success(sinceDue()));
         }
     }
 
     @Override
     protected void hookOnError(Throwable error) {
-        boolean counted = error instanceof RejectedException ? tally.reject(this) : tally.fail(this, cause(error));
-        if (counted) {
-            onSettled.accept(this);
+        if (error instanceof RejectedException) {
+            if (seconds.reject(this)) {
+                listener.settled(this, stepIndex, step.rejection(String.valueOf(error.getMessage()), sinceDue()));
+            }
+        } else if (seconds.fail(this)) {
+            listener.settled(this, stepIndex, step.failure(cause(error), sinceDue()));
         }
+    }
+
+    private long sinceDue() {
+        return Math.max(0, (nanoClock.getAsLong() - intendedNanos) / 1000);
     }
 
     static String serverKey(ByteBuf data) {

@@ -1,10 +1,9 @@
 package dev.sluice.cli.load.internal;
 
 import dev.sluice.cli.load.Latency;
-import dev.sluice.cli.load.LoadSummary;
 import dev.sluice.cli.load.SecondStats;
-import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,14 +11,12 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
-import org.HdrHistogram.AbstractHistogram;
-import org.HdrHistogram.Histogram;
 import org.HdrHistogram.WriterReaderPhaser;
 
 /**
  * Counts a load run second by second: each send and each outcome goes into the one-second window of the moment it
  * happened (read from the clock), and the closer turns finished windows into {@link SecondStats} and running
- * totals.
+ * totals. (What became of each request, by the step it was due in, is {@link StepTally}'s; this is the timeline.)
  *
  * <p>Nothing is lost between a window and the next: recording happens inside a {@link WriterReaderPhaser} critical
  * section, and {@link #closeNext()} first moves the lowest open second past the window it closes, then flips the
@@ -29,16 +26,14 @@ import org.HdrHistogram.WriterReaderPhaser;
  *
  * <p>Thread-safety: {@link #sent()}, {@link #respond}, {@link #reject} and {@link #fail} from any thread, without
  * locks except when a second's first event creates its window or a histogram grows; {@link #closeNext()},
- * {@link #closeRemaining()} and {@link #summary} from one closer thread. Latencies are in microseconds, measured
- * from each request's intended send time.
+ * {@link #closeRemaining()} and {@link #responsesByServer()} from one closer thread. Latencies are in microseconds,
+ * measured from each request's intended send time.
  */
 public final class Tally {
 
     /** Distinct server keys kept apart; responses from any further server are counted under {@link #OTHER}. */
     static final int MAX_SERVERS = 64;
-    /** Distinct failure causes kept apart; further causes are counted under {@link #OTHER}. */
-    static final int MAX_CAUSES = 16;
-    /** The key for whatever is beyond {@link #MAX_SERVERS} or {@link #MAX_CAUSES}. */
+    /** The key for the servers beyond {@link #MAX_SERVERS}. */
     public static final String OTHER = "(other)";
 
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
@@ -48,16 +43,11 @@ public final class Tally {
     private final WriterReaderPhaser phaser = new WriterReaderPhaser();
     private final ConcurrentHashMap<Integer, Window> open = new ConcurrentHashMap<>();
     private final Set<String> servers = ConcurrentHashMap.newKeySet();
-    private final Set<String> causes = ConcurrentHashMap.newKeySet();
     /** Seconds below this are closed: writers record into this second or later. */
     private volatile int firstOpen;
 
     // Closer-confined.
-    private final List<SecondStats> closed = new ArrayList<>();
     private final Map<String, Long> serverTotals = new TreeMap<>();
-    private final Map<String, Long> causeTotals = new TreeMap<>();
-    private final Histogram responseTotal = new Histogram(3);
-    private final Histogram rejectionTotal = new Histogram(3);
     private long sentTotal;
     private long responsesTotal;
     private long rejectedTotal;
@@ -116,14 +106,17 @@ public final class Tally {
         }
     }
 
-    /** Counts {@code request} as failed for {@code cause} now, unless its outcome was already counted. */
-    public boolean fail(TrackedRequest request, String cause) {
+    /**
+     * Counts {@code request} as failed now — an error, a timeout, or given up — unless its outcome was already
+     * counted; true if this call counted it.
+     */
+    public boolean fail(TrackedRequest request) {
         long token = phaser.writerCriticalSectionEnter();
         try {
             if (!request.settle()) {
                 return false;
             }
-            windowAt(nanoClock.getAsLong()).failure(bounded(causes, MAX_CAUSES, cause));
+            windowAt(nanoClock.getAsLong()).failed.increment();
             return true;
         } finally {
             phaser.writerCriticalSectionExit(token);
@@ -154,9 +147,7 @@ public final class Tally {
             phaser.readerUnlock();
         }
         Window w = open.remove(second);
-        SecondStats stats = w == null ? emptySecond(second) : fold(second, w);
-        closed.add(stats);
-        return stats;
+        return w == null ? emptySecond(second) : fold(second, w);
     }
 
     /**
@@ -175,17 +166,9 @@ public final class Tally {
         return out;
     }
 
-    /** Requests counted as sent in the closed seconds. */
-    public long sentTotal() {
-        return sentTotal;
-    }
-
-    /** The run's summary from the closed seconds. */
-    public LoadSummary summary(int rate, Duration duration, int payloadSize, double achievedRate,
-                               long maxSendLagMicros) {
-        return new LoadSummary(rate, duration, payloadSize, sentTotal, responsesTotal, rejectedTotal, failedTotal,
-            serverTotals, causeTotals, latency(responseTotal), latency(rejectionTotal), achievedRate,
-            maxSendLagMicros, closed);
+    /** Responses per answering server over the closed seconds, sorted by key. */
+    public Map<String, Long> responsesByServer() {
+        return Collections.unmodifiableMap(new TreeMap<>(serverTotals));
     }
 
     private SecondStats fold(int second, Window w) {
@@ -202,11 +185,8 @@ public final class Tally {
             byServer.put(server, n.sum());
             serverTotals.merge(server, n.sum(), Long::sum);
         });
-        w.failuresByCause.forEach((cause, n) -> causeTotals.merge(cause, n.sum(), Long::sum));
-        responseTotal.add(w.responseMicros);
-        rejectionTotal.add(w.rejectionMicros);
         return new SecondStats(second, sent, responses, rejected, failed, inFlight(), byServer,
-            latency(w.responseMicros), latency(w.rejectionMicros));
+            Latency.of(w.responseMicros), Latency.of(w.rejectionMicros));
     }
 
     private SecondStats emptySecond(int second) {
@@ -243,9 +223,5 @@ public final class Tally {
             return key;
         }
         return OTHER;
-    }
-
-    static Latency latency(AbstractHistogram h) {
-        return Latency.of(h);
     }
 }

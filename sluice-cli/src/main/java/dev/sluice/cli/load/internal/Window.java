@@ -18,7 +18,6 @@ final class Window {
     final LongAdder rejected = new LongAdder();
     final LongAdder failed = new LongAdder();
     final ConcurrentHashMap<String, LongAdder> responsesByServer = new ConcurrentHashMap<>();
-    final ConcurrentHashMap<String, LongAdder> failuresByCause = new ConcurrentHashMap<>();
     final ConcurrentHistogram responseMicros = new ConcurrentHistogram(SIGNIFICANT_DIGITS);
     final ConcurrentHistogram rejectionMicros = new ConcurrentHistogram(SIGNIFICANT_DIGITS);
 
@@ -31,10 +30,5 @@ final class Window {
     void rejection(long latencyMicros) {
         rejected.increment();
         rejectionMicros.recordValue(latencyMicros);
-    }
-
-    void failure(String cause) {
-        failed.increment();
-        failuresByCause.computeIfAbsent(cause, k -> new LongAdder()).increment();
     }
 }

@@ -1,4 +1,4 @@
-package dev.sluice.limits.redis;
+package dev.sluice.testkit;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,14 +16,30 @@ import org.opentest4j.TestAbortedException;
 
 /**
  * A {@code redis-server} of the test's own, on a free loopback port, with no persistence: started by
- * {@link #start()}, stopped by {@link #close()}. Tests skip themselves, loudly, when {@code redis-server} is not on
- * the PATH ({@code scripts/setup-redis.sh} installs it).
+ * {@link #start()}, stopped by {@link #close()}, and killed, frozen or restarted in between to play an outage.
+ *
+ * <p><b>When redis-server is missing</b> the tests that need it skip themselves, loudly: {@link #start()} and
+ * {@link #assumeInstalled()} abort the calling test with a JUnit assumption that says why, and the first time a JVM
+ * finds it missing it prints a line starting with {@code !!!!! SKIPPED} to standard error, so that a green build
+ * that ran none of those tests does not pass unnoticed. {@code scripts/setup-redis.sh} installs it.
+ *
+ * <pre>{@code
+ * try (RedisServerProcess redis = RedisServerProcess.start()) {
+ *     RedisRateLimiter limiter = RedisRateLimiter.builder(100, 10).redis(redis.uri()).build();
+ *     ...
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safety: {@link #command} may be called from any thread (it is serialized on the one test connection);
+ * start, stop, kill, pause and restart from the test's thread.
  */
-final class RedisServer implements AutoCloseable {
+public final class RedisServerProcess implements AutoCloseable {
 
     private static final String BINARY = "redis-server";
-    private static final String SKIP = "SKIPPED: redis-server is not on the PATH, so the Redis rate limiter tests do"
-            + " NOT run; install it with scripts/setup-redis.sh";
+    private static final String SKIP = "SKIPPED: redis-server is not on the PATH, so the tests that need a real Redis"
+        + " do NOT run; install it with scripts/setup-redis.sh";
+    /** How long a command, the version probe or a stop may take before the test gives up on the server. */
+    private static final int WAIT_SECONDS = 10;
     private static Boolean installed;
 
     private final int port;
@@ -31,13 +47,13 @@ final class RedisServer implements AutoCloseable {
     private Process process;
     private Socket socket;
 
-    private RedisServer(int port, Path log) {
+    private RedisServerProcess(int port, Path log) {
         this.port = port;
         this.log = log;
     }
 
-    /** Whether {@code redis-server} can be run: asked once per JVM. */
-    static synchronized boolean installed() {
+    /** Whether {@code redis-server} can be run; asked once per JVM, which says so on standard error if not. */
+    public static synchronized boolean installed() {
         if (installed == null) {
             installed = probe();
             if (!installed) {
@@ -48,25 +64,12 @@ final class RedisServer implements AutoCloseable {
     }
 
     /** Skips the calling test, saying why, unless {@code redis-server} can be run. */
-    static void assumeInstalled() {
+    public static void assumeInstalled() {
         Assumptions.assumeTrue(installed(), SKIP);
     }
 
-    private static boolean probe() {
-        try {
-            Process p = new ProcessBuilder(BINARY, "--version").redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    /** For a program rather than a test: exits with the same loud message unless {@code redis-server} runs. */
-    static void assumeInstalledOrExit() {
+    /** For a program rather than a test: exits with status 2, after the same loud line, unless it can be run. */
+    public static void assumeInstalledOrExit() {
         try {
             assumeInstalled();
         } catch (TestAbortedException e) {
@@ -74,16 +77,20 @@ final class RedisServer implements AutoCloseable {
         }
     }
 
-    /** A server on a free loopback port, answering PING. */
-    static RedisServer start() throws IOException, InterruptedException {
+    /**
+     * A server on a free loopback port, answering PING. Skips the calling test unless {@code redis-server} can be
+     * run (see {@link #assumeInstalled()}).
+     *
+     * @throws IOException if no server came up in three tries, each on another port
+     */
+    public static RedisServerProcess start() throws IOException, InterruptedException {
+        assumeInstalled();
         IOException last = null;
         // A free port can be taken by someone else before redis binds it: try a few.
         for (int attempt = 0; attempt < 3; attempt++) {
-            int port;
-            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                port = s.getLocalPort();
-            }
-            RedisServer server = new RedisServer(port, Files.createTempFile("redis-" + port + "-", ".log"));
+            int port = freePort();
+            RedisServerProcess server = new RedisServerProcess(port, Files.createTempFile("redis-" + port + "-",
+                ".log"));
             try {
                 server.launch();
                 return server;
@@ -95,50 +102,63 @@ final class RedisServer implements AutoCloseable {
         throw last;
     }
 
-    int port() {
+    /** A loopback port nobody listens on when asked: where a client finds no Redis. */
+    public static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** The port it listens on, on 127.0.0.1; it stays the same across {@link #restart()}. */
+    public int port() {
         return port;
     }
 
-    String uri() {
+    /** {@code redis://127.0.0.1:<port>}. */
+    public String uri() {
         return "redis://127.0.0.1:" + port;
     }
 
-    long pid() {
+    /** The server's process id. */
+    public long pid() {
         return process.pid();
     }
 
-    /** Starts the server again on the same port after {@link #kill()}. */
-    void restart() throws IOException, InterruptedException {
+    /** Starts the server again on the same port after {@link #kill()}; returns once it answers PING. */
+    public void restart() throws IOException, InterruptedException {
         launch();
     }
 
     /** Stops the server at once (SIGKILL): clients see their connection reset. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         dropSocket();
         if (process != null) {
             process.destroyForcibly();
-            process.waitFor(10, TimeUnit.SECONDS);
+            process.waitFor(WAIT_SECONDS, TimeUnit.SECONDS);
         }
     }
 
     /** Freezes the server (SIGSTOP): connections stay open but nothing is answered, as with a hung server. */
-    void pause() throws IOException, InterruptedException {
+    public void pause() throws IOException, InterruptedException {
         signal("-STOP");
     }
 
     /** Thaws a {@link #pause() paused} server (SIGCONT). */
-    void resume() throws IOException, InterruptedException {
+    public void resume() throws IOException, InterruptedException {
         signal("-CONT");
     }
 
     /**
-     * Sends one command over the server's test connection and returns its reply: a String for a simple or bulk
-     * string, a Long for an integer, a List for an array, null for a nil. An error reply throws.
+     * Sends one command over the server's test connection (opened on first use, reopened after a failure) and
+     * returns its reply: a String for a simple or bulk string ({@code "OK"}, {@code "PONG"}), a Long for an integer,
+     * a List for an array, null for a nil. Waits at most 10 s for the reply.
+     *
+     * @throws IOException on an error reply ({@code "redis error: ..."}) or a broken connection
      */
-    synchronized Object command(String... args) throws IOException {
+    public synchronized Object command(String... args) throws IOException {
         if (socket == null) {
             socket = new Socket(InetAddress.getLoopbackAddress(), port);
-            socket.setSoTimeout(10_000);
+            socket.setSoTimeout(WAIT_SECONDS * 1000);
             socket.setTcpNoDelay(true);
         }
         try {
@@ -146,7 +166,7 @@ final class RedisServer implements AutoCloseable {
             StringBuilder request = new StringBuilder().append('*').append(args.length).append("\r\n");
             for (String arg : args) {
                 request.append('$').append(arg.getBytes(StandardCharsets.UTF_8).length).append("\r\n")
-                        .append(arg).append("\r\n");
+                    .append(arg).append("\r\n");
             }
             out.write(request.toString().getBytes(StandardCharsets.UTF_8));
             out.flush();
@@ -158,17 +178,6 @@ final class RedisServer implements AutoCloseable {
         }
     }
 
-    private synchronized void dropSocket() {
-        if (socket != null) {
-            try {
-                socket.close();
-            } catch (IOException ignored) {
-                // Closing a broken socket can fail; it is gone either way.
-            }
-            socket = null;
-        }
-    }
-
     /** Stops the server (SIGTERM, then SIGKILL if it lingers) and deletes its log. */
     @Override
     public void close() {
@@ -176,8 +185,8 @@ final class RedisServer implements AutoCloseable {
         try {
             if (process != null) {
                 process.destroy();
-                if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                if (!process.waitFor(WAIT_SECONDS, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(WAIT_SECONDS, TimeUnit.SECONDS);
                 }
             }
         } catch (InterruptedException e) {
@@ -191,17 +200,30 @@ final class RedisServer implements AutoCloseable {
         }
     }
 
+    private static boolean probe() {
+        try {
+            Process p = new ProcessBuilder(BINARY, "--version").redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(WAIT_SECONDS, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     private void launch() throws IOException, InterruptedException {
         process = new ProcessBuilder(BINARY, "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                "--save", "", "--appendonly", "no", "--protected-mode", "yes")
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
+            "--save", "", "--appendonly", "no", "--protected-mode", "yes")
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
         // Bounded: 200 tries, 25 ms apart.
         for (int i = 0; i < 200; i++) {
             if (!process.isAlive()) {
                 throw new IOException("redis-server exited with " + process.exitValue() + " on port " + port + ": "
-                        + Files.readString(log));
+                    + Files.readString(log));
             }
             try {
                 if ("PONG".equals(command("PING"))) {
@@ -215,15 +237,29 @@ final class RedisServer implements AutoCloseable {
         throw new IOException("redis-server did not answer PING within 5 s on port " + port);
     }
 
+    private synchronized void dropSocket() {
+        if (socket != null) {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // Closing a broken socket can fail; it is gone either way.
+            }
+            socket = null;
+        }
+    }
+
     private void signal(String signal) throws IOException, InterruptedException {
         Process kill = new ProcessBuilder("kill", signal, Long.toString(process.pid())).inheritIO().start();
-        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        if (!kill.waitFor(WAIT_SECONDS, TimeUnit.SECONDS) || kill.exitValue() != 0) {
             throw new IOException("kill " + signal + " " + process.pid() + " failed");
         }
     }
 
     private static Object read(InputStream in) throws IOException {
         String line = readLine(in);
+        if (line.isEmpty()) {
+            throw new IOException("empty reply line");
+        }
         char type = line.charAt(0);
         String rest = line.substring(1);
         switch (type) {
@@ -239,6 +275,10 @@ final class RedisServer implements AutoCloseable {
                     return null;
                 }
                 byte[] bytes = in.readNBytes(length + 2);
+                if (bytes.length < length + 2) {
+                    throw new IOException("connection closed mid-reply: " + bytes.length + " of " + (length + 2)
+                        + " bytes");
+                }
                 return new String(bytes, 0, length, StandardCharsets.UTF_8);
             }
             case '*': {
@@ -260,7 +300,7 @@ final class RedisServer implements AutoCloseable {
     private static String readLine(InputStream in) throws IOException {
         StringBuilder line = new StringBuilder();
         // Bounded by the reply: every RESP line ends with CRLF, and the socket times out.
-        for (;;) {
+        while (true) {
             int c = in.read();
             if (c < 0) {
                 throw new IOException("connection closed mid-reply");

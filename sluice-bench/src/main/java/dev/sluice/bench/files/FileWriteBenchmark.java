@@ -26,6 +26,9 @@ import reactor.core.publisher.Mono;
  * and with a plain {@code FileChannel} loop as the ceiling, in the shape of the greed paper's table: 1 KiB x 1000
  * files, 1 MiB x 100 files and one 100 MiB file per stream, at parallelism 1, 10 and 100. Reports MB/s (10^6
  * bytes/s; the median of the measured iterations) and the peak heap and direct memory of each, as Markdown tables.
+ * Sluice's standing is given twice: the ratio of its median to the best peer's median, and the <em>paired</em>
+ * figure, the lowest over the peers of the median per-round ratio (see {@link #paired}), which a drift of the file
+ * system during the row does not bias.
  *
  * <h2>Method</h2>
  * Each target lives in a JVM of its own, started once with the same flags ({@code -Xms1g -Xmx1g -Xmn64m}, G1: the
@@ -40,7 +43,7 @@ import reactor.core.publisher.Mono;
  *
  * <p>Usage: {@code java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.files.FileWriteBenchmark
  * [--dir DIR] [--chunk BYTES] [--source copies|views] [--warmup N] [--iterations MIN] [--seconds S] [--full]
- * [--only a,b]}.
+ * [--only a,b] [--rows 1k,1m,100m]}.
  * {@code --full} adds the 100 MiB row at parallelism 100 (10 GiB per iteration per target); without it that row is
  * skipped to keep a run within minutes. Targets: ceiling, sluice, rio, vertx, spring.
  */
@@ -53,19 +56,23 @@ public final class FileWriteBenchmark {
     private static final List<String> TARGETS = List.of("ceiling", "sluice", "rio", "vertx", "spring");
 
     /** A row family: files of {@code size} bytes; how many depends on the parallelism. */
-    private record Workload(String label, long size, int files, boolean filePerStream) {
+    private record Workload(String key, String label, long size, int files, boolean filePerStream) {
         int files(int parallelism) {
             return filePerStream ? parallelism : files;
         }
     }
 
     private static final List<Workload> WORKLOADS = List.of(
-            new Workload("1 KiB x 1000 files", KIB, 1000, false),
-            new Workload("1 MiB x 100 files", MIB, 100, false),
-            new Workload("100 MiB x p files", 100 * MIB, 0, true));
+            new Workload("1k", "1 KiB x 1000 files", KIB, 1000, false),
+            new Workload("1m", "1 MiB x 100 files", MIB, 100, false),
+            new Workload("100m", "100 MiB x p files", 100 * MIB, 0, true));
 
+    /**
+     * One target's figures on one row. {@code paired} (Sluice's row only, else NaN) is the lowest, over the peers, of
+     * the median per-round ratio of Sluice's MB/s to the peer's.
+     */
     private record Result(String target, Workload workload, int parallelism, double mbps, long retained, long heap,
-            long direct) {
+            long direct, double paired) {
     }
 
     private FileWriteBenchmark() {
@@ -73,8 +80,9 @@ public final class FileWriteBenchmark {
 
     private static final String USAGE = "Usage: java -cp sluice-bench/target/benchmarks.jar"
         + " dev.sluice.bench.files.FileWriteBenchmark [--dir DIR] [--chunk BYTES] [--source copies|views]"
-        + " [--warmup N] [--iterations MIN] [--seconds S] [--full] [--only a,b]\n"
-        + "Targets: ceiling, sluice, rio, vertx, spring. --full adds the 100 MiB row at parallelism 100.";
+        + " [--warmup N] [--iterations MIN] [--seconds S] [--full] [--only a,b] [--rows 1k,1m,100m]\n"
+        + "Targets: ceiling, sluice, rio, vertx, spring. Rows: 1k, 1m, 100m (all by default). --full adds the"
+        + " 100 MiB row at parallelism 100.";
 
     public static void main(String[] args) throws Exception {
         if (Arrays.asList(args).contains("--help")) {
@@ -84,6 +92,7 @@ public final class FileWriteBenchmark {
         Map<String, String> opts;
         try {
             opts = parse(args);
+            validate(opts);
         } catch (IllegalArgumentException e) {
             System.err.println("FileWriteBenchmark: " + e.getMessage());
             System.err.println(USAGE);
@@ -93,9 +102,6 @@ public final class FileWriteBenchmark {
         Path dir = Path.of(opts.getOrDefault("dir", System.getProperty("java.io.tmpdir") + "/sluice-file-bench"));
         int chunk = Integer.parseInt(opts.getOrDefault("chunk", String.valueOf(64 * KIB)));
         String source = opts.getOrDefault("source", "copies");
-        if (!source.equals("copies") && !source.equals("views")) {
-            throw new IllegalArgumentException("--source is copies or views: " + source);
-        }
         if (opts.containsKey("child")) {
             serve(opts.get("child"), dir, new ChunkData(chunk, source.equals("copies")));
             System.exit(0); // rio's shared executor has non-daemon threads
@@ -105,6 +111,7 @@ public final class FileWriteBenchmark {
         double seconds = Double.parseDouble(opts.getOrDefault("seconds", "2"));
         boolean full = opts.containsKey("full");
         List<String> targets = opts.containsKey("only") ? Arrays.asList(opts.get("only").split(",")) : TARGETS;
+        List<String> rows = Arrays.asList(opts.getOrDefault("rows", "1k,1m,100m").split(","));
         long start = System.nanoTime();
         List<Child> children = new ArrayList<>();
         try {
@@ -113,6 +120,9 @@ public final class FileWriteBenchmark {
             }
             List<Result> results = new ArrayList<>();
             for (Workload w : WORKLOADS) {
+                if (!rows.contains(w.key())) {
+                    continue;
+                }
                 for (int p : PARALLELISM) {
                     if (w.filePerStream() && p == 100 && !full) {
                         continue;
@@ -136,6 +146,41 @@ public final class FileWriteBenchmark {
                 c.close();
             }
             deleteRecursively(dir);
+        }
+    }
+
+    /** Checks the values of the options, so that a mistake is reported before any child starts. */
+    private static void validate(Map<String, String> opts) {
+        String source = opts.getOrDefault("source", "copies");
+        if (!source.equals("copies") && !source.equals("views")) {
+            throw new IllegalArgumentException("--source is copies or views: " + source);
+        }
+        for (String t : opts.getOrDefault("only", String.join(",", TARGETS)).split(",")) {
+            if (!TARGETS.contains(t)) {
+                throw new IllegalArgumentException("--only: unknown target " + t + " (one of " + TARGETS + ")");
+            }
+        }
+        for (String r : opts.getOrDefault("rows", "1k").split(",")) {
+            if (WORKLOADS.stream().noneMatch(w -> w.key().equals(r))) {
+                throw new IllegalArgumentException("--rows: unknown row " + r + " (1k, 1m or 100m)");
+            }
+        }
+        for (String key : List.of("chunk", "warmup", "iterations", "seconds")) {
+            String value = opts.get(key);
+            if (value == null) {
+                continue;
+            }
+            double least = key.equals("warmup") ? 0 : key.equals("seconds") ? Double.MIN_VALUE : 1;
+            double number;
+            try {
+                number = key.equals("seconds") ? Double.parseDouble(value) : Integer.parseInt(value);
+            } catch (NumberFormatException e) {
+                number = Double.NaN;
+            }
+            if (!(number >= least)) {
+                throw new IllegalArgumentException("--" + key + " must be a number " + (key.equals("seconds")
+                        ? "> 0" : ">= " + (int) least) + ": " + value);
+            }
         }
     }
 
@@ -191,13 +236,41 @@ public final class FileWriteBenchmark {
             long retained = e.getValue().stream().mapToLong(s -> s[1]).max().orElse(0);
             long heap = e.getValue().stream().mapToLong(s -> s[2]).max().orElse(0);
             long direct = e.getValue().stream().mapToLong(s -> s[3]).max().orElse(0);
-            out.add(new Result(e.getKey().target, w, p, mbps[mbps.length / 2], retained, heap, direct));
+            double paired = e.getKey().target.equals("sluice") ? paired(e.getValue(), samples, w, p) : Double.NaN;
+            out.add(new Result(e.getKey().target, w, p, mbps[mbps.length / 2], retained, heap, direct, paired));
             System.err.printf(Locale.ROOT, "%-8s %-20s p=%-3d MB/s %s retained %d heap %d direct %d MiB%n",
                     e.getKey().target, w.label(), p,
                     Arrays.toString(Arrays.stream(mbps).map(m -> Math.round(m * 10) / 10.0).toArray()),
                     retained / MIB, heap / MIB, direct / MIB);
         }
         return out;
+    }
+
+    /**
+     * Sluice against each peer, round by round: the ratio of their times in the same round (the same bytes, run
+     * back to back), whose median is robust to the file system's slow drifts, which move every target of a round
+     * alike. Prints each peer's median and quartiles; returns the lowest median (NaN without a peer).
+     */
+    private static double paired(List<long[]> ours, Map<Child, List<long[]>> samples, Workload w, int p) {
+        double lowest = Double.NaN;
+        for (Map.Entry<Child, List<long[]>> e : samples.entrySet()) {
+            String peer = e.getKey().target;
+            if (peer.equals("sluice") || peer.equals("ceiling")) {
+                continue;
+            }
+            List<long[]> theirs = e.getValue();
+            int n = Math.min(ours.size(), theirs.size());
+            double[] ratios = new double[n];
+            for (int r = 0; r < n; r++) {
+                ratios[r] = (double) theirs.get(r)[0] / ours.get(r)[0];
+            }
+            Arrays.sort(ratios);
+            double median = ratios[n / 2];
+            System.err.printf(Locale.ROOT, "sluice / %-6s %-20s p=%-3d per-round ratio median %.3f (quartiles %.3f,"
+                    + " %.3f; %d rounds)%n", peer, w.label(), p, median, ratios[n / 4], ratios[(3 * n) / 4], n);
+            lowest = Double.isNaN(lowest) ? median : Math.min(lowest, median);
+        }
+        return lowest;
     }
 
     /** A target's JVM, driven over its standard input and output. */
@@ -213,9 +286,11 @@ public final class FileWriteBenchmark {
             List<String> command = new ArrayList<>(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Xms1g", "-Xmx1g", "-Xmn64m", "-XX:+UseG1GC", "-XX:MaxDirectMemorySize=1g",
-                    "-Dio.netty.leakDetection.level=disabled",
-                    "-cp", System.getProperty("java.class.path"),
-                    FileWriteBenchmark.class.getName()));
+                    "-Dio.netty.leakDetection.level=disabled"));
+            // Settings such as -Dsluice.files.threads reach the children.
+            System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("sluice.")).sorted()
+                    .forEach(k -> command.add("-D" + k + "=" + System.getProperty(k)));
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), FileWriteBenchmark.class.getName()));
             command.addAll(Arrays.asList(args));
             command.addAll(List.of("--child", target));
             process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -362,9 +437,9 @@ public final class FileWriteBenchmark {
             out.append(' ').append(names.getOrDefault(t, t)).append(" |");
         }
         if (ratios) {
-            out.append(" Sluice / best peer | Sluice / ceiling |");
+            out.append(" Sluice / best peer | paired | Sluice / ceiling |");
         }
-        out.append("\n|---|---|").append("---|".repeat(targets.size() + (ratios ? 2 : 0))).append('\n');
+        out.append("\n|---|---|").append("---|".repeat(targets.size() + (ratios ? 3 : 0))).append('\n');
         for (Workload w : WORKLOADS) {
             for (int p : PARALLELISM) {
                 Map<String, Result> row = new LinkedHashMap<>();
@@ -389,6 +464,8 @@ public final class FileWriteBenchmark {
                     Result ceiling = row.get("ceiling");
                     out.append(' ').append(ours == null ? "-"
                             : String.format(Locale.ROOT, "%.2f", ours.mbps() / bestPeer)).append(" |");
+                    out.append(' ').append(ours == null || Double.isNaN(ours.paired()) ? "-"
+                            : String.format(Locale.ROOT, "%.2f", ours.paired())).append(" |");
                     out.append(' ').append(ours == null || ceiling == null ? "-"
                             : String.format(Locale.ROOT, "%.0f%%", 100 * ours.mbps() / ceiling.mbps())).append(" |");
                 }

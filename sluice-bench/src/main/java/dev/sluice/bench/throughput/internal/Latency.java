@@ -17,26 +17,33 @@ public final class Latency {
     public static final long HIGHEST_NANOS = 60_000_000_000L;
 
     private final Recorder recorder = new Recorder(HIGHEST_NANOS, 3);
-    /** Set once measuring starts; until then every answer is recorded (and forgotten at the start). */
-    private volatile boolean measuring;
-    private volatile long measuringSince;
+    /** Where answers to requests due before measuring started go, to be ignored. */
+    private final Recorder ignored = new Recorder(HIGHEST_NANOS, 3);
+    /**
+     * Index 0: {@link #recorder}; index 1: {@link #ignored}. Picked by the sign of {@code dueNanos - measuringSince}
+     * rather than by a branch: a branch never taken during warm-up is compiled as a trap, and taking it at the
+     * start of measuring deoptimised the whole inlined answer path, which spoiled the first measured seconds.
+     */
+    private final Recorder[] recorders = {recorder, ignored};
+    /**
+     * Until measuring starts, a time long before any request is due (about 146 years, within the range where
+     * nanoTime differences keep their sign), so every answer is recorded (and reset at the start).
+     */
+    private volatile long measuringSince = System.nanoTime() - (1L << 62);
 
     /**
      * Records the answer, at {@code nowNanos}, to a request due at {@code dueNanos}, unless it was due before
      * measuring started. A negative difference (a clock quirk) counts as 0.
      */
     public void record(long dueNanos, long nowNanos) {
-        // nanoTime values compare by difference only: they may be negative and wrap.
-        if (measuring && dueNanos - measuringSince < 0) {
-            return;
-        }
-        recorder.recordValue(Math.max(0, Math.min(nowNanos - dueNanos, HIGHEST_NANOS)));
+        // nanoTime values compare by difference only: they may be negative and wrap. The sign bit picks the recorder.
+        int late = (int) ((dueNanos - measuringSince) >>> 63);
+        recorders[late].recordValue(Math.max(0, Math.min(nowNanos - dueNanos, HIGHEST_NANOS)));
     }
 
     /** Forgets what was recorded so far and counts only requests due from {@code nowNanos} on. */
     public void startMeasuring(long nowNanos) {
         measuringSince = nowNanos;
-        measuring = true;
         recorder.reset();
     }
 

@@ -12,9 +12,9 @@ import java.util.function.LongSupplier;
  *
  * <p>Warm-up runs the sender's closed loop (the JIT then sees the same code at full speed, and no backlog can
  * build up while it compiles); when measuring starts the pacer stops that loop and takes over. It runs as a task
- * on the connection's own event loop every {@link #TICK_MICROS} µs, sending everything that has come due since:
- * requests then start on the thread that writes them, as in a closed loop, instead of each one hopping across
- * threads (which on one core costs more than the request).
+ * on the connection's own event loop every {@link #TICK_MICROS} µs, sending what has come due since (at most
+ * {@link #CATCH_UP_FACTOR} ticks' worth): requests then start on the thread that writes them, as in a closed
+ * loop, instead of each one hopping across threads (which on one core costs more than the request).
  *
  * <p>Confined to the event loop it is started on.
  */
@@ -39,8 +39,17 @@ public final class Pacer {
     /** How often the pacing task runs. */
     public static final long TICK_MICROS = 50;
 
+    /**
+     * The most a tick sends, in multiples of what falls due per tick: a client that fell behind catches up at up to
+     * this many times the offered rate instead of sending its whole backlog at once. A burst of tens of thousands
+     * of requests keeps the client busy (and its working set out of cache) long enough for the next backlog to
+     * build, and it never caught up. The requests keep their due times, so the latency still counts the wait.
+     */
+    public static final int CATCH_UP_FACTOR = 4;
+
     private final double nanosPerRequest;
     private final int maxInFlight;
+    private final long maxPerTick;
     private final LongSupplier clock;
     private long start;
     private long sent;
@@ -60,18 +69,21 @@ public final class Pacer {
         }
         this.nanosPerRequest = 1e9 / ratePerSecond;
         this.maxInFlight = maxInFlight;
+        this.maxPerTick = Math.max(CATCH_UP_FACTOR, (long) Math.ceil(CATCH_UP_FACTOR * TICK_MICROS * 1000.0
+            / nanosPerRequest));
         this.clock = clock;
         this.start = clock.getAsLong();
     }
 
     /**
-     * Sends what is due at {@code nowNanos}.
+     * Sends what is due at {@code nowNanos}, at most {@link #CATCH_UP_FACTOR} ticks' worth.
      *
      * @return the requests sent by this call
      */
     public long sendDue(Sender sender, long nowNanos) {
         long due = (long) ((nowNanos - start) / nanosPerRequest) + 1;
         long before = sent;
+        due = Math.min(due, before + maxPerTick);
         while (sent < due && sender.inFlight() < maxInFlight) {
             sender.send(start + (long) (sent * nanosPerRequest));
             sent++;

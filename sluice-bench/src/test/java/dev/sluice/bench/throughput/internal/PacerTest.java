@@ -57,6 +57,21 @@ class PacerTest {
     }
 
     @Test
+    void catchesUpAtMostFourTicksWorthAtATimeKeepingTheDueTimes() {
+        // 1,000,000/s: 50 due per 50 µs tick, so a tick sends at most 200.
+        Pacer pacer = new Pacer(1_000_000, 1 << 20, () -> 0);
+        Recorder r = new Recorder();
+        assertThat(pacer.sendDue(r, 10 * MS)).as("10,001 due after a 10 ms stall").isEqualTo(200);
+        assertThat(pacer.sendDue(r, 10 * MS)).as("the next tick goes on").isEqualTo(200);
+        assertThat(r.due.get(399)).as("request 399 was due at 399 µs").isEqualTo(399_000L);
+        for (int tick = 0; tick < 100; tick++) {
+            pacer.sendDue(r, 10 * MS);
+        }
+        assertThat(r.due).as("all 10,001 sent, none skipped").hasSize(10_001);
+        assertThat(pacer.sendDue(r, 10 * MS)).as("caught up").isZero();
+    }
+
+    @Test
     void rejectsNonPositiveSettingsQuotingThem() {
         assertThatThrownBy(() -> new Pacer(0, 1, () -> 0)).hasMessage("ratePerSecond <= 0: 0");
         assertThatThrownBy(() -> new Pacer(1, -3, () -> 0)).hasMessage("maxInFlight <= 0: -3");

@@ -18,6 +18,8 @@ public final class Limits {
     public static final Duration DEFAULT_MAX_TIME_TO_FIRST_FRAME = Duration.ofSeconds(10);
     /** Default bound of connections one server holds. */
     public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
+    /** Default of {@code peerCloseDrain}: how long streams may finish after the peer's CONNECTION_CLOSE. */
+    public static final Duration DEFAULT_PEER_CLOSE_DRAIN = Duration.ofSeconds(30);
     /** The smallest MTU: rsocket-java's minimum, so that fragments always carry some payload. */
     public static final int MIN_MTU = 64;
 

@@ -37,6 +37,7 @@ public final class RSocketConnector {
     private int mtu;
     private int maxInboundPayloadSize = Limits.DEFAULT_MAX_INBOUND_PAYLOAD_SIZE;
     private int maxActiveStreams = Limits.DEFAULT_MAX_ACTIVE_STREAMS;
+    private Duration peerCloseDrain = Limits.DEFAULT_PEER_CLOSE_DRAIN;
     private ClientLeaseConfigurer leases;
     private boolean strictLease;
 
@@ -99,6 +100,15 @@ public final class RSocketConnector {
         return this;
     }
 
+    /**
+     * After the peer's CONNECTION_CLOSE, how long the requests in flight may take to finish before the connection
+     * is closed anyway, failing what is left with {@code ConnectionClosedException} (default 30 s).
+     */
+    public RSocketConnector peerCloseDrain(Duration timeout) {
+        this.peerCloseDrain = Limits.checkPositive("peerCloseDrain", timeout);
+        return this;
+    }
+
     /** Bound of concurrently active streams the server may open towards this client. */
     public RSocketConnector maxActiveStreams(int streams) {
         this.maxActiveStreams = Limits.checkPositive("maxActiveStreams", streams);
@@ -133,7 +143,7 @@ public final class RSocketConnector {
     /** Connects, sends SETUP, and emits the connection (the protocol does not acknowledge SETUP). */
     public Mono<Connection> connect(ClientTransport transport) {
         ConnectionConfig config = new ConnectionConfig(mtu, maxInboundPayloadSize, maxActiveStreams,
-            keepAliveInterval, keepAliveMaxLifetime);
+            keepAliveInterval, keepAliveMaxLifetime, System::nanoTime, peerCloseDrain);
         return transport.connect().flatMap(dc -> Mono.create(sink -> dc.executor().execute(() -> {
             try {
                 ClientLeaseConfigurer l = leases;

@@ -39,6 +39,7 @@ public final class RSocketServer {
     private int maxInboundPayloadSize = Limits.DEFAULT_MAX_INBOUND_PAYLOAD_SIZE;
     private int maxActiveStreams = Limits.DEFAULT_MAX_ACTIVE_STREAMS;
     private Duration maxTimeToFirstFrame = Limits.DEFAULT_MAX_TIME_TO_FIRST_FRAME;
+    private Duration peerCloseDrain = Limits.DEFAULT_PEER_CLOSE_DRAIN;
     private int maxConnections = Limits.DEFAULT_MAX_CONNECTIONS;
     private ServerLeaseConfigurer leases;
 
@@ -70,6 +71,15 @@ public final class RSocketServer {
     /** Bound of a reassembled inbound payload, in bytes (default 16 MiB). */
     public RSocketServer maxInboundPayloadSize(int bytes) {
         this.maxInboundPayloadSize = Limits.checkPositive("maxInboundPayloadSize", bytes);
+        return this;
+    }
+
+    /**
+     * After the peer's CONNECTION_CLOSE, how long the requests in flight may take to finish before the connection
+     * is closed anyway, failing what is left with {@code ConnectionClosedException} (default 30 s).
+     */
+    public RSocketServer peerCloseDrain(Duration timeout) {
+        this.peerCloseDrain = Limits.checkPositive("peerCloseDrain", timeout);
         return this;
     }
 
@@ -114,7 +124,7 @@ public final class RSocketServer {
     public Mono<CloseableServer> bind(ServerTransport transport) {
         // Keep-alive settings come from each client's SETUP; these two are placeholders the server never uses.
         ConnectionConfig config = new ConnectionConfig(mtu, maxInboundPayloadSize, maxActiveStreams,
-            Duration.ofSeconds(20), Duration.ofSeconds(90));
+            Duration.ofSeconds(20), Duration.ofSeconds(90), System::nanoTime, peerCloseDrain);
         ServerLeaseConfigurer configurer = leases;
         ServerSetup setup = new ServerSetup(acceptor, configurer == null ? null : configurer::configure);
         Running running = new Running(maxConnections);

@@ -1,5 +1,6 @@
 package dev.sluice.core.internal;
 
+import dev.sluice.core.Limits;
 import java.time.Duration;
 import java.util.function.LongSupplier;
 
@@ -12,14 +13,24 @@ import java.util.function.LongSupplier;
  * @param keepAliveInterval      how often KEEPALIVE(R) frames are sent
  * @param keepAliveMaxLifetime   close the connection when no KEEPALIVE arrived for this long
  * @param nanoClock              the time source of leases and statistics (tests pass a virtual one)
+ * @param peerCloseDrain         after the peer's CONNECTION_CLOSE, how long in-flight streams may take to finish
+ *                               before the connection is closed anyway
  */
 public record ConnectionConfig(int mtu, int maxInboundPayloadSize, int maxActiveStreams,
-                               Duration keepAliveInterval, Duration keepAliveMaxLifetime, LongSupplier nanoClock) {
+                               Duration keepAliveInterval, Duration keepAliveMaxLifetime, LongSupplier nanoClock,
+                               Duration peerCloseDrain) {
 
-    /** With the system's monotonic clock. */
+    /** With the system's monotonic clock and a drain of {@code Limits.DEFAULT_PEER_CLOSE_DRAIN}. */
     public ConnectionConfig(int mtu, int maxInboundPayloadSize, int maxActiveStreams, Duration keepAliveInterval,
                             Duration keepAliveMaxLifetime) {
         this(mtu, maxInboundPayloadSize, maxActiveStreams, keepAliveInterval, keepAliveMaxLifetime,
             System::nanoTime);
+    }
+
+    /** With a drain of {@code Limits.DEFAULT_PEER_CLOSE_DRAIN}. */
+    public ConnectionConfig(int mtu, int maxInboundPayloadSize, int maxActiveStreams, Duration keepAliveInterval,
+                            Duration keepAliveMaxLifetime, LongSupplier nanoClock) {
+        this(mtu, maxInboundPayloadSize, maxActiveStreams, keepAliveInterval, keepAliveMaxLifetime, nanoClock,
+            Limits.DEFAULT_PEER_CLOSE_DRAIN);
     }
 }

@@ -83,7 +83,6 @@ public final class RSocketConnection implements FrameHandler, Connection {
     /** The smallest frame a non-final fragment may be: the minimum MTU less the 3-byte length prefix. */
     static final int MIN_FRAGMENT_LENGTH = Limits.MIN_MTU - 3;
     /** How long in-flight streams may drain after the peer announced a graceful close. */
-    private static final Duration PEER_CLOSE_DRAIN = Duration.ofSeconds(30);
 
     private final DuplexConnection transport;
     private final EventExecutor loop;
@@ -645,9 +644,10 @@ public final class RSocketConnection implements FrameHandler, Connection {
                 closeCause = new ConnectionCloseException(message);
                 closeWhenDrained();
                 // A stream that never finishes (say, waiting for demand) must not hold the connection forever.
+                Duration drain = config.peerCloseDrain();
                 loop.schedule(() -> terminate(new ConnectionClosedException("the peer closed gracefully and "
-                    + streams.size() + " stream(s) did not finish within " + PEER_CLOSE_DRAIN.toSeconds() + " s")),
-                    PEER_CLOSE_DRAIN.toNanos(), TimeUnit.NANOSECONDS);
+                    + streams.size() + " stream(s) did not finish within " + drain.toMillis() + " ms")),
+                    drain.toNanos(), TimeUnit.NANOSECONDS);
             }
         } else {
             // The spec's "handling the unexpected": a server ignores the setup error codes, and so does a client

@@ -87,6 +87,17 @@ final class FakeTransport implements DuplexConnection {
         channel.runPendingTasks();
     }
 
+    /** Stops the event loop's clock for scheduled tasks: from now on only {@link #advanceTimeBy} moves it. */
+    void freezeTime() {
+        channel.freezeTime();
+    }
+
+    /** Moves the frozen clock and runs the scheduled tasks that came due. */
+    void advanceTimeBy(long amount, java.util.concurrent.TimeUnit unit) {
+        channel.advanceTimeBy(amount, unit);
+        channel.runScheduledPendingTasks();
+    }
+
     /** Delivers one frame (no length prefix) as one read burst; releases it. */
     void receive(ByteBuf frame) {
         try {

@@ -2,6 +2,7 @@ package dev.sluice.core.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.core.ConnectionClosedException;
 import dev.sluice.core.Lease;
 import dev.sluice.core.Leases;
 import dev.sluice.core.Payload;
@@ -24,6 +25,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -98,6 +100,29 @@ class LeaseConnectionTest {
         ErrorFrame.encode(close, 0, ErrorCodes.CONNECTION_CLOSE, "bye");
         transport.receive(close);
         assertThat(connection.availability()).isEqualTo(0.0);
+    }
+
+    @Test
+    void afterThePeersGracefulCloseAStreamThatNeverFinishesFailsWhenTheDrainRunsOut() {
+        ConnectionConfig shortDrain = new ConnectionConfig(0, 1 << 20, 1000, Duration.ofSeconds(60),
+            Duration.ofSeconds(300), now::get, Duration.ofMillis(250));
+        transport.freezeTime();
+        ByteBuf setup = PooledByteBufAllocator.DEFAULT.buffer();
+        SetupFrame.encode(setup, false, 60_000, 300_000, null, "application/binary", "application/binary", null,
+            null);
+        connection = RSocketConnection.client(transport, shortDrain, setup, c -> new RSocket() { },
+            (rtt, scheduler) -> Leases.none(), false);
+        AtomicReference<Throwable> error = new AtomicReference<>();
+        connection.requestResponse(Payload.create("x")).subscribe(Payload::release, error::set);
+        ByteBuf close = PooledByteBufAllocator.DEFAULT.buffer();
+        ErrorFrame.encode(close, 0, ErrorCodes.CONNECTION_CLOSE, "bye");
+        transport.receive(close);
+
+        transport.advanceTimeBy(249, TimeUnit.MILLISECONDS);
+        assertThat(error.get()).as("the stream may still finish within the drain").isNull();
+        transport.advanceTimeBy(1, TimeUnit.MILLISECONDS);
+        assertThat(error.get()).isInstanceOf(ConnectionClosedException.class)
+            .hasMessage("the peer closed gracefully and 1 stream(s) did not finish within 250 ms");
     }
 
     // ---------------------------------------------------------------------------------------------------------

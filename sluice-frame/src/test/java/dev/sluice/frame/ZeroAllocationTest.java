@@ -25,6 +25,7 @@ class ZeroAllocationTest {
 
     private static final int WARMUP = 20_000;
     private static final int MEASURED = 100_000;
+    private static final int ROUNDS = 5;
     /**
      * Slack for the measurement itself (JIT and safepoint bookkeeping may touch the counter). One allocated object
      * per frame would show as at least 16 bytes x {@value #MEASURED} = 1.6 MB, far above this.
@@ -86,7 +87,7 @@ class ZeroAllocationTest {
 
         long allocated = allocatedBy(work);
 
-        assertThat(allocated).as("bytes allocated by %d iterations", MEASURED).isLessThan(SLACK_BYTES);
+        assertThat(allocated).as("fewest bytes allocated by %d iterations", MEASURED).isLessThan(SLACK_BYTES);
         assertThat(sink).isPositive();
     }
 
@@ -108,18 +109,27 @@ class ZeroAllocationTest {
 
         long allocated = allocatedBy(work);
 
-        assertThat(allocated).as("bytes allocated by %d iterations", MEASURED).isLessThan(SLACK_BYTES);
+        assertThat(allocated).as("fewest bytes allocated by %d iterations", MEASURED).isLessThan(SLACK_BYTES);
     }
 
+    /**
+     * The fewest bytes any of {@value #ROUNDS} measured rounds allocated. A real allocation per frame shows in
+     * every round; a one-off (the interpreter or C1 running the loop until C2's escape analysis lands, which on a
+     * busy 2-core machine can take a while after warm-up) shows in one round only.
+     */
     private static long allocatedBy(Runnable work) {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         for (int i = 0; i < WARMUP; i++) {
             work.run();
         }
-        long before = threads.getCurrentThreadAllocatedBytes();
-        for (int i = 0; i < MEASURED; i++) {
-            work.run();
+        long fewest = Long.MAX_VALUE;
+        for (int round = 0; round < ROUNDS && fewest >= SLACK_BYTES; round++) {
+            long before = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < MEASURED; i++) {
+                work.run();
+            }
+            fewest = Math.min(fewest, threads.getCurrentThreadAllocatedBytes() - before);
         }
-        return threads.getCurrentThreadAllocatedBytes() - before;
+        return fewest;
     }
 }

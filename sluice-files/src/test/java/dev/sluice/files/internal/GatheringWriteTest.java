@@ -340,11 +340,11 @@ class GatheringWriteTest {
         # what                                       | chunks queued at once        | buffers given to each write
         # At most 16 chunks per write; a run writes 32 chunks, then yields and the next run goes on.
         sixteen chunks per write                     | 40x100                       | 16 16 8
-        # At most 256 KiB per write: two 100 KiB chunks fit, a third does not.
-        at most 256 KiB per write                    | 7x102400                     | 2 2 2 1
-        # Exactly 256 KiB fits; a byte more does not.
-        exactly the byte limit fits                  | 2x131072 1x1                 | 2 1
-        batch full at the byte limit                 | 1x262144 1x1                 | 1 1
+        # At most 64 KiB per write: two 25 KiB chunks fit, a third does not.
+        at most 64 KiB per write                     | 7x25600                      | 2 2 2 1
+        # Exactly 64 KiB fits; a byte more does not.
+        exactly the byte limit fits                  | 2x32768 1x1                  | 2 1
+        batch full at the byte limit                 | 1x65536 1x1                  | 1 1
         # A chunk over the limit goes, alone.
         an oversized chunk goes alone                | 1x1048576 2x10               | 1 2
         # Composites give a buffer per component: 16 chunks of 3 is 48 buffers, which fit.

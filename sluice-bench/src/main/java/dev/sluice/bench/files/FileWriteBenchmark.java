@@ -37,7 +37,8 @@ import reactor.core.publisher.Mono;
  * iteration, <em>interleaved</em> (each round in a rotated order), so that noise from the machine (other processes,
  * disk write-back) spreads over all targets instead of landing on whichever ran at the wrong moment. Before every
  * measured iteration a child collects garbage and resets its memory peaks (sampled every millisecond); after it, it
- * checks the bytes on disk and deletes the files, so dirty pages do not pile up into later measurements. Writes are
+ * checks the bytes on disk and deletes the files, so dirty pages do not pile up into later measurements (the small-file
+ * rows keep theirs until the run ends: see {@link Workload}). Writes are
  * buffered (no fsync), as in the paper. The source emits as fast as demand allows; see {@link ChunkData} for the two
  * source modes.
  *
@@ -55,17 +56,28 @@ public final class FileWriteBenchmark {
     private static final int MAX_ITERATIONS = 25;
     private static final List<String> TARGETS = List.of("ceiling", "sluice", "rio", "vertx", "spring");
 
-    /** A row family: files of {@code size} bytes; how many depends on the parallelism. */
-    private record Workload(String key, String label, long size, int files, boolean filePerStream) {
+    /**
+     * A row family: files of {@code size} bytes; how many depends on the parallelism. With {@code keepFiles} the
+     * files stay until the run ends. Why: ext4 does not reuse an inode within a minute (five, if its table block is
+     * dirty) of its deletion, and its allocator reads the inode of every such free-but-recent inode it passes.
+     * Deleting the thousand files of each iteration made the creates of the next ones scan tens of thousands of
+     * them: 400-700 us per create instead of about 35, drifting with how much had been deleted in the last minutes,
+     * whichever writer ran (perf: find_inode_bit, recently_deleted and find_get_block_common took two thirds of the
+     * samples). Large rows still delete theirs after each iteration, so that dirty pages do not pile up; their few
+     * creates cost little against the bytes. Every iteration writes into a directory of its own, which
+     * {@link #markTopDirectory} places away from recent deletions.
+     */
+    private record Workload(String key, String label, long size, int files, boolean filePerStream,
+            boolean keepFiles) {
         int files(int parallelism) {
             return filePerStream ? parallelism : files;
         }
     }
 
     private static final List<Workload> WORKLOADS = List.of(
-            new Workload("1k", "1 KiB x 1000 files", KIB, 1000, false),
-            new Workload("1m", "1 MiB x 100 files", MIB, 100, false),
-            new Workload("100m", "100 MiB x p files", 100 * MIB, 0, true));
+            new Workload("1k", "1 KiB x 1000 files", KIB, 1000, false, true),
+            new Workload("1m", "1 MiB x 100 files", MIB, 100, false, false),
+            new Workload("100m", "100 MiB x p files", 100 * MIB, 0, true, false));
 
     /**
      * One target's figures on one row. {@code paired} (Sluice's row only, else NaN) is the lowest, over the peers, of
@@ -114,6 +126,8 @@ public final class FileWriteBenchmark {
         List<String> rows = Arrays.asList(opts.getOrDefault("rows", "1k,1m,100m").split(","));
         long start = System.nanoTime();
         List<Child> children = new ArrayList<>();
+        Files.createDirectories(dir);
+        markTopDirectory(dir);
         try {
             for (String t : targets) {
                 children.add(new Child(t, args));
@@ -145,8 +159,36 @@ public final class FileWriteBenchmark {
             for (Child c : children) {
                 c.close();
             }
+            // Hundreds of thousands of small files with --rows 1k: say why the end takes a while.
+            System.err.println("removing the files under " + dir);
             deleteRecursively(dir);
         }
+    }
+
+    /**
+     * Asks ext4 to treat {@code dir} as the top of a directory tree ({@code chattr +T}), so that its allocator
+     * spreads the subdirectories over the disk's block groups as it does top-level directories, and the files of
+     * each iteration are created where no inode was freed in the last minutes (see {@link Workload}). Without it
+     * the files of a run just after another one (or after any mass deletion nearby) are created an order of
+     * magnitude more slowly. Best effort: on other file systems, or without {@code chattr}, a note says so.
+     */
+    private static void markTopDirectory(Path dir) {
+        String failure;
+        try {
+            Process chattr = new ProcessBuilder("chattr", "+T", dir.toString()).redirectErrorStream(true).start();
+            String output = new String(chattr.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            if (chattr.waitFor() == 0) {
+                return;
+            }
+            failure = output;
+        } catch (IOException e) {
+            failure = e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            failure = "interrupted";
+        }
+        System.err.println("note: could not mark " + dir + " as a top directory (chattr +T: " + failure
+                + "); on ext4, files created soon after many deletions nearby are much slower to create");
     }
 
     /** Checks the values of the options, so that a mistake is reported before any child starts. */
@@ -339,6 +381,7 @@ public final class FileWriteBenchmark {
             out.println("NAME " + target.name());
             out.flush();
             int prepared = -1;
+            int iteration = 0;
             for (String line; (line = commands.readLine()) != null && !line.equals("EXIT"); ) {
                 String[] f = line.split(" ");
                 Workload w = WORKLOADS.get(Integer.parseInt(f[1]));
@@ -347,7 +390,8 @@ public final class FileWriteBenchmark {
                     target.prepare(p);
                     prepared = p;
                 }
-                Path rowDir = Files.createDirectories(dir.resolve(name));
+                // A directory per iteration, right under the top directory: see markTopDirectory.
+                Path rowDir = Files.createDirectories(dir.resolve(name + "-" + iteration++));
                 if (Boolean.parseBoolean(f[3])) {
                     System.gc();
                     memory.reset();
@@ -377,7 +421,10 @@ public final class FileWriteBenchmark {
         }
     }
 
-    /** Writes the row's files, {@code p} at a time; checks and deletes them; returns the time taken in nanos. */
+    /**
+     * Writes the row's files, {@code p} at a time; checks them and deletes them unless the row keeps its files;
+     * returns the time taken in nanos.
+     */
     private static long runOnce(WriteTarget target, Path rowDir, Workload w, int p) throws IOException {
         int files = w.files(p);
         long start = System.nanoTime();
@@ -394,7 +441,9 @@ public final class FileWriteBenchmark {
         if (actual != expected) {
             throw new IllegalStateException(target.name() + " wrote " + actual + " bytes, expected " + expected);
         }
-        deleteRecursively(rowDir);
+        if (!w.keepFiles()) {
+            deleteRecursively(rowDir);
+        }
         return nanos;
     }
 

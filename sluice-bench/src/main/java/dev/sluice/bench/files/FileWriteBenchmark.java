@@ -54,6 +54,8 @@ public final class FileWriteBenchmark {
     private static final long MIB = 1024 * KIB;
     private static final int[] PARALLELISM = {1, 10, 100};
     private static final int MAX_ITERATIONS = 25;
+    /** How long ext4 holds a freed inode back once its inode table block is clean (RECENTCY_MIN), with margin. */
+    private static final long INODE_RECENCY_SECONDS = 90;
     private static final List<String> TARGETS = List.of("ceiling", "sluice", "rio", "vertx", "spring");
 
     /**
@@ -126,6 +128,10 @@ public final class FileWriteBenchmark {
         List<String> rows = Arrays.asList(opts.getOrDefault("rows", "1k,1m,100m").split(","));
         long start = System.nanoTime();
         List<Child> children = new ArrayList<>();
+        Path cleanedMarker = dir.resolveSibling(dir.getFileName() + ".cleaned");
+        if (rows.contains("1k")) {
+            awaitInodesOfLastCleanup(cleanedMarker);
+        }
         Files.createDirectories(dir);
         markTopDirectory(dir);
         try {
@@ -162,6 +168,26 @@ public final class FileWriteBenchmark {
             // Hundreds of thousands of small files with --rows 1k: say why the end takes a while.
             System.err.println("removing the files under " + dir);
             deleteRecursively(dir);
+            Files.write(cleanedMarker, new byte[0]);
+        }
+    }
+
+    /**
+     * Waits until {@value #INODE_RECENCY_SECONDS} s have passed since the last run removed its files (the marker's
+     * modification time), so that the small-file rows do not create their files among inodes ext4 still holds back
+     * (see {@link Workload}); says so when it waits. A run that starts within seconds of another would otherwise
+     * measure its first minute of creates at a tenth of their speed.
+     */
+    private static void awaitInodesOfLastCleanup(Path marker) throws IOException, InterruptedException {
+        if (!Files.exists(marker)) {
+            return;
+        }
+        long since = System.currentTimeMillis() - Files.getLastModifiedTime(marker).toMillis();
+        long wait = INODE_RECENCY_SECONDS * 1000 - since;
+        if (wait > 0) {
+            System.err.printf(Locale.ROOT, "waiting %d s: the last run removed its files %d s ago, and ext4 holds "
+                    + "freed inodes back for %d s%n", (wait + 999) / 1000, since / 1000, INODE_RECENCY_SECONDS);
+            Thread.sleep(wait);
         }
     }
 

@@ -53,21 +53,25 @@ public final class FileWriteBenchmark {
     private static final long KIB = 1024;
     private static final long MIB = 1024 * KIB;
     private static final int[] PARALLELISM = {1, 10, 100};
-    private static final int MAX_ITERATIONS = 25;
-    /** How long ext4 holds a freed inode back once its inode table block is clean (RECENTCY_MIN), with margin. */
-    private static final long INODE_RECENCY_SECONDS = 90;
+    private static final int MAX_ITERATIONS = 60;
+    /** Rounds run so far in this run, all rows together: names each round's directory. */
+    private static final java.util.concurrent.atomic.AtomicInteger ROUNDS_RUN =
+            new java.util.concurrent.atomic.AtomicInteger();
     private static final List<String> TARGETS = List.of("ceiling", "sluice", "rio", "vertx", "spring");
 
     /**
      * A row family: files of {@code size} bytes; how many depends on the parallelism. With {@code keepFiles} the
-     * files stay until the run ends. Why: ext4 does not reuse an inode within a minute (five, if its table block is
+     * files stay until the run ends. Why: ext4 does not reuse an inode within a minute (six, while its table block is
      * dirty) of its deletion, and its allocator reads the inode of every such free-but-recent inode it passes.
      * Deleting the thousand files of each iteration made the creates of the next ones scan tens of thousands of
      * them: 400-700 us per create instead of about 35, drifting with how much had been deleted in the last minutes,
      * whichever writer ran (perf: find_inode_bit, recently_deleted and find_get_block_common took two thirds of the
      * samples). Large rows still delete theirs after each iteration, so that dirty pages do not pile up; their few
-     * creates cost little against the bytes. Every iteration writes into a directory of its own, which
-     * {@link #markTopDirectory} places away from recent deletions.
+     * creates cost little against the bytes. Every round writes into a directory of its own, shared by the
+     * targets (where ext4 places a directory decides much of what creating files in it costs, so targets compared
+     * in a round create theirs in the same one), spread by {@link #markTopDirectory}; kept files are synced after
+     * each iteration ({@link #syncFileSystem}). The small-file rows still swing by up to ten times between runs on
+     * our VM (the benchmarks document says more); compare targets within a run, by the paired figure.
      */
     private record Workload(String key, String label, long size, int files, boolean filePerStream,
             boolean keepFiles) {
@@ -82,11 +86,14 @@ public final class FileWriteBenchmark {
             new Workload("100m", "100 MiB x p files", 100 * MIB, 0, true, false));
 
     /**
-     * One target's figures on one row. {@code paired} (Sluice's row only, else NaN) is the lowest, over the peers, of
-     * the median per-round ratio of Sluice's MB/s to the peer's.
+     * One target's figures on one row. {@code retainedAbove} is the most, over the iterations, of the heap in use
+     * after a collection during the iteration minus the heap in use after the full collection before it: what the
+     * writer kept alive, without the JVM's own live data (which differs by a MiB or so between the targets' JVMs,
+     * whose libraries load different classes). {@code paired} (Sluice's row only, else NaN) is the lowest, over the
+     * peers, of the median per-round ratio of Sluice's MB/s to the peer's.
      */
-    private record Result(String target, Workload workload, int parallelism, double mbps, long retained, long heap,
-            long direct, double paired) {
+    private record Result(String target, Workload workload, int parallelism, double mbps, long retainedAbove,
+            long heap, long direct, double paired) {
     }
 
     private FileWriteBenchmark() {
@@ -128,10 +135,6 @@ public final class FileWriteBenchmark {
         List<String> rows = Arrays.asList(opts.getOrDefault("rows", "1k,1m,100m").split(","));
         long start = System.nanoTime();
         List<Child> children = new ArrayList<>();
-        Path cleanedMarker = dir.resolveSibling(dir.getFileName() + ".cleaned");
-        if (rows.contains("1k")) {
-            awaitInodesOfLastCleanup(cleanedMarker);
-        }
         Files.createDirectories(dir);
         markTopDirectory(dir);
         try {
@@ -168,35 +171,15 @@ public final class FileWriteBenchmark {
             // Hundreds of thousands of small files with --rows 1k: say why the end takes a while.
             System.err.println("removing the files under " + dir);
             deleteRecursively(dir);
-            Files.write(cleanedMarker, new byte[0]);
-        }
-    }
-
-    /**
-     * Waits until {@value #INODE_RECENCY_SECONDS} s have passed since the last run removed its files (the marker's
-     * modification time), so that the small-file rows do not create their files among inodes ext4 still holds back
-     * (see {@link Workload}); says so when it waits. A run that starts within seconds of another would otherwise
-     * measure its first minute of creates at a tenth of their speed.
-     */
-    private static void awaitInodesOfLastCleanup(Path marker) throws IOException, InterruptedException {
-        if (!Files.exists(marker)) {
-            return;
-        }
-        long since = System.currentTimeMillis() - Files.getLastModifiedTime(marker).toMillis();
-        long wait = INODE_RECENCY_SECONDS * 1000 - since;
-        if (wait > 0) {
-            System.err.printf(Locale.ROOT, "waiting %d s: the last run removed its files %d s ago, and ext4 holds "
-                    + "freed inodes back for %d s%n", (wait + 999) / 1000, since / 1000, INODE_RECENCY_SECONDS);
-            Thread.sleep(wait);
         }
     }
 
     /**
      * Asks ext4 to treat {@code dir} as the top of a directory tree ({@code chattr +T}), so that its allocator
-     * spreads the subdirectories over the disk's block groups as it does top-level directories, and the files of
-     * each iteration are created where no inode was freed in the last minutes (see {@link Workload}). Without it
-     * the files of a run just after another one (or after any mass deletion nearby) are created an order of
-     * magnitude more slowly. Best effort: on other file systems, or without {@code chattr}, a note says so.
+     * spreads the subdirectories over the disk's block groups as it does top-level directories, rather than next
+     * to their parent, where the previous run freed its inodes (see {@link Workload}). In one process right after
+     * such a deletion, creating a file took 715 us under a plain directory and 31 us under a marked one. Best
+     * effort: on other file systems, or without {@code chattr}, a note says so.
      */
     private static void markTopDirectory(Path dir) {
         String failure;
@@ -283,9 +266,12 @@ public final class FileWriteBenchmark {
         int rounds = warmup + iterations;
         for (int round = 0; round < rounds; round++) {
             boolean measured = round >= warmup;
+            // One directory per round, shared by the targets: where ext4 puts a directory decides much of what
+            // creating files in it costs, so targets compared within a round must create theirs in the same one.
+            String roundDir = "round-" + ROUNDS_RUN.getAndIncrement();
             for (int k = 0; k < children.size(); k++) {
                 Child c = children.get((round + k) % children.size());
-                long[] s = c.run(index, p, measured);
+                long[] s = c.run(index, p, measured, roundDir);
                 if (measured) {
                     samples.computeIfAbsent(c, x -> new ArrayList<>()).add(s);
                 } else {
@@ -302,14 +288,17 @@ public final class FileWriteBenchmark {
             double[] mbps = e.getValue().stream().mapToDouble(s -> w.files(p) * w.size() / (s[0] / 1e9) / 1e6)
                     .sorted().toArray();
             long retained = e.getValue().stream().mapToLong(s -> s[1]).max().orElse(0);
+            long retainedAbove = e.getValue().stream().mapToLong(s -> Math.max(0, s[1] - s[4])).max().orElse(0);
             long heap = e.getValue().stream().mapToLong(s -> s[2]).max().orElse(0);
             long direct = e.getValue().stream().mapToLong(s -> s[3]).max().orElse(0);
             double paired = e.getKey().target.equals("sluice") ? paired(e.getValue(), samples, w, p) : Double.NaN;
-            out.add(new Result(e.getKey().target, w, p, mbps[mbps.length / 2], retained, heap, direct, paired));
-            System.err.printf(Locale.ROOT, "%-8s %-20s p=%-3d MB/s %s retained %d heap %d direct %d MiB%n",
+            out.add(new Result(e.getKey().target, w, p, mbps[mbps.length / 2], retainedAbove, heap, direct,
+                    paired));
+            System.err.printf(Locale.ROOT,
+                    "%-8s %-20s p=%-3d MB/s %s retained %d (%.1f above baseline) heap %d direct %d MiB%n",
                     e.getKey().target, w.label(), p,
                     Arrays.toString(Arrays.stream(mbps).map(m -> Math.round(m * 10) / 10.0).toArray()),
-                    retained / MIB, heap / MIB, direct / MIB);
+                    retained / MIB, retainedAbove / (double) MIB, heap / MIB, direct / MIB);
         }
         return out;
     }
@@ -367,9 +356,11 @@ public final class FileWriteBenchmark {
             name = expect("NAME ");
         }
 
-        /** Runs one iteration; returns {nanos, peak retained heap, peak heap in use, peak direct}. */
-        long[] run(int workload, int parallelism, boolean measured) throws IOException {
-            in.write("RUN " + workload + " " + parallelism + " " + measured + "\n");
+        /**
+         * Runs one iteration; returns {nanos, peak retained heap, peak heap in use, peak direct, retained baseline}.
+         */
+        long[] run(int workload, int parallelism, boolean measured, String roundDir) throws IOException {
+            in.write("RUN " + workload + " " + parallelism + " " + measured + " " + roundDir + "\n");
             in.flush();
             return Arrays.stream(expect("DONE ").split(" ")).mapToLong(Long::parseLong).toArray();
         }
@@ -407,7 +398,6 @@ public final class FileWriteBenchmark {
             out.println("NAME " + target.name());
             out.flush();
             int prepared = -1;
-            int iteration = 0;
             for (String line; (line = commands.readLine()) != null && !line.equals("EXIT"); ) {
                 String[] f = line.split(" ");
                 Workload w = WORKLOADS.get(Integer.parseInt(f[1]));
@@ -416,15 +406,15 @@ public final class FileWriteBenchmark {
                     target.prepare(p);
                     prepared = p;
                 }
-                // A directory per iteration, right under the top directory: see markTopDirectory.
-                Path rowDir = Files.createDirectories(dir.resolve(name + "-" + iteration++));
+                // The round's directory, right under the top directory: see markTopDirectory.
+                Path roundDir = Files.createDirectories(dir.resolve(f[4]));
                 if (Boolean.parseBoolean(f[3])) {
                     System.gc();
                     memory.reset();
                 }
-                long nanos = runOnce(target, rowDir, w, p);
+                long nanos = runOnce(target, roundDir, name + "-", w, p);
                 out.println("DONE " + nanos + " " + memory.peakRetained() + " " + memory.peakHeap() + " "
-                        + memory.peakDirect());
+                        + memory.peakDirect() + " " + memory.baseline());
                 out.flush();
             }
         }
@@ -448,29 +438,51 @@ public final class FileWriteBenchmark {
     }
 
     /**
-     * Writes the row's files, {@code p} at a time; checks them and deletes them unless the row keeps its files;
-     * returns the time taken in nanos.
+     * Writes the row's files into {@code roundDir}, {@code p} at a time, named {@code prefix} and a number; checks
+     * them and deletes them unless the row keeps its files; returns the time taken in nanos.
      */
-    private static long runOnce(WriteTarget target, Path rowDir, Workload w, int p) throws IOException {
+    private static long runOnce(WriteTarget target, Path roundDir, String prefix, Workload w, int p)
+            throws IOException {
         int files = w.files(p);
         long start = System.nanoTime();
         Flux.range(0, files)
-                .flatMap(i -> Mono.fromCompletionStage(() -> target.write(rowDir.resolve("f" + i), w.size())), p, 1)
+                .flatMap(i -> Mono.fromCompletionStage(() -> target.write(roundDir.resolve(prefix + i), w.size())),
+                        p, 1)
                 .then()
                 .block();
         long nanos = System.nanoTime() - start;
         long expected = files * w.size();
-        long actual;
-        try (Stream<Path> paths = Files.list(rowDir)) {
-            actual = paths.mapToLong(FileWriteBenchmark::size).sum();
+        List<Path> written;
+        try (Stream<Path> paths = Files.list(roundDir)) {
+            written = paths.filter(f -> f.getFileName().toString().startsWith(prefix)).toList();
         }
+        long actual = written.stream().mapToLong(FileWriteBenchmark::size).sum();
         if (actual != expected) {
             throw new IllegalStateException(target.name() + " wrote " + actual + " bytes, expected " + expected);
         }
-        if (!w.keepFiles()) {
-            deleteRecursively(rowDir);
+        if (w.keepFiles()) {
+            syncFileSystem(roundDir);
+        } else {
+            for (Path f : written) {
+                Files.delete(f);
+            }
         }
         return nanos;
+    }
+
+    /**
+     * Writes the file system's dirty data and metadata back now ({@code sync -f}, i.e. syncfs), between iterations,
+     * so that the write-back of the files a row keeps does not run during a later iteration: it holds the inode
+     * tables' and bitmaps' buffers that the creates need. Best effort: without {@code sync}, nothing happens.
+     */
+    private static void syncFileSystem(Path inside) {
+        try {
+            new ProcessBuilder("sync", "-f", inside.toString()).inheritIO().start().waitFor();
+        } catch (IOException e) {
+            // no sync(1): the kernel's own write-back still runs, at its own times
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static long size(Path p) {
@@ -496,8 +508,9 @@ public final class FileWriteBenchmark {
         StringBuilder out = new StringBuilder();
         section(out, "Write throughput, MB/s (higher is better)", results, targets, names,
                 r -> String.format(Locale.ROOT, r.mbps() < 100 ? "%.1f" : "%.0f", r.mbps()), true);
-        section(out, "Peak retained heap (in use after a collection), MiB (lower is better)", results, targets,
-                names, r -> String.valueOf(r.retained() / MIB), false);
+        section(out, "Peak retained heap above the JVM's baseline (in use after a collection, less what the full "
+                + "collection before the iteration left), MiB (lower is better)", results, targets, names,
+                r -> String.format(Locale.ROOT, "%.1f", r.retainedAbove() / (double) MIB), false);
         section(out, "Peak heap in use, garbage included, MiB (lower is better)", results, targets, names,
                 r -> String.valueOf(r.heap() / MIB), false);
         section(out, "Peak direct memory, MiB (lower is better)", results, targets, names,

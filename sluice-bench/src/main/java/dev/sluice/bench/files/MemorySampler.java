@@ -40,6 +40,8 @@ final class MemorySampler implements AutoCloseable {
     private final AtomicLong peakRetained = new AtomicLong();
     private final AtomicLong peakHeap = new AtomicLong();
     private final AtomicLong peakDirect = new AtomicLong();
+    /** The heap in use at the last reset, right after a full collection: the JVM's own live data. */
+    private volatile long baseline;
     /** JVM uptime in ms at the last reset: collections that ended before it belong to the previous measurement. */
     private volatile long resetAt;
     private volatile boolean running = true;
@@ -86,10 +88,16 @@ final class MemorySampler implements AutoCloseable {
     /** Forgets the peaks; call right after a full collection, whose result is the retained baseline. */
     void reset() {
         resetAt = ManagementFactory.getRuntimeMXBean().getUptime();
-        peakRetained.set(memory.getHeapMemoryUsage().getUsed());
+        baseline = memory.getHeapMemoryUsage().getUsed();
+        peakRetained.set(baseline);
         peakHeap.set(0);
         peakDirect.set(0);
         sample();
+    }
+
+    /** The heap in use at the last {@link #reset()}. */
+    long baseline() {
+        return baseline;
     }
 
     long peakRetained() {

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import reactor.core.publisher.Flux;
@@ -55,8 +56,7 @@ public final class FileWriteBenchmark {
     private static final int[] PARALLELISM = {1, 10, 100};
     private static final int MAX_ITERATIONS = 60;
     /** Rounds run so far in this run, all rows together: names each round's directory. */
-    private static final java.util.concurrent.atomic.AtomicInteger ROUNDS_RUN =
-            new java.util.concurrent.atomic.AtomicInteger();
+    private static final AtomicInteger ROUNDS_RUN = new AtomicInteger();
     private static final List<String> TARGETS = List.of("ceiling", "sluice", "rio", "vertx", "spring");
 
     /**
@@ -477,7 +477,9 @@ public final class FileWriteBenchmark {
      */
     private static void syncFileSystem(Path inside) {
         try {
-            new ProcessBuilder("sync", "-f", inside.toString()).inheritIO().start().waitFor();
+            // Not inheritIO: a child's standard output is its channel to the parent.
+            new ProcessBuilder("sync", "-f", inside.toString()).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start().waitFor();
         } catch (IOException e) {
             // no sync(1): the kernel's own write-back still runs, at its own times
         } catch (InterruptedException e) {

@@ -54,7 +54,13 @@ public final class FileWriteBenchmark {
     private static final long KIB = 1024;
     private static final long MIB = 1024 * KIB;
     private static final int[] PARALLELISM = {1, 10, 100};
-    private static final int MAX_ITERATIONS = 60;
+    /**
+     * The most measured rounds of a row whose files are deleted after each iteration: enough for about ten seconds
+     * per target on the 1 MiB rows (30-60 ms an iteration), whose per-round ratios spread by about 10% either way.
+     */
+    private static final int MAX_ITERATIONS = 250;
+    /** The most measured rounds of a row that keeps its files: each round leaves 1000 files per target behind. */
+    private static final int MAX_KEPT_ITERATIONS = 60;
     /** Rounds run so far in this run, all rows together: names each round's directory. */
     private static final AtomicInteger ROUNDS_RUN = new AtomicInteger();
     private static final List<String> TARGETS = List.of("ceiling", "sluice", "rio", "vertx", "spring");
@@ -156,9 +162,9 @@ public final class FileWriteBenchmark {
             Map<String, String> names = new LinkedHashMap<>();
             children.forEach(c -> names.put(c.target, c.name));
             String header = String.format(Locale.ROOT, "Source: %s; chunks of %d bytes; %d warm-up + %d to %d "
-                    + "measured iterations per row (about %.0f s per target), targets interleaved; %d CPUs; %s %s; "
-                    + "files under %s; %.0f s in all.%n",
-                    source, chunk, warmup, iterations, MAX_ITERATIONS, seconds,
+                    + "measured iterations per row (%d where files are kept; about %.0f s per target), targets "
+                    + "interleaved; %d CPUs; %s %s; files under %s; %.0f s in all.%n",
+                    source, chunk, warmup, iterations, MAX_ITERATIONS, MAX_KEPT_ITERATIONS, seconds,
                     Runtime.getRuntime().availableProcessors(),
                     System.getProperty("java.vm.name"), System.getProperty("java.version"), dir,
                     (System.nanoTime() - start) / 1e9);
@@ -256,7 +262,8 @@ public final class FileWriteBenchmark {
     /**
      * One row: warm-up rounds, then measured rounds, each round running every target once in a rotated order. A row
      * whose iterations are short gets more measured rounds (about {@code seconds} of measurement per target, at
-     * least {@code iterations}, at most {@value #MAX_ITERATIONS}), so that its median is not one unlucky moment.
+     * least {@code iterations}, at most {@value #MAX_ITERATIONS}, or {@value #MAX_KEPT_ITERATIONS} for a row that
+     * keeps its files), so that its median is not one unlucky moment.
      */
     private static List<Result> row(List<Child> children, Workload w, int p, int warmup, int iterations,
             double seconds) throws IOException {
@@ -280,7 +287,8 @@ public final class FileWriteBenchmark {
             }
             if (round == warmup - 1) {
                 int wanted = (int) Math.ceil(seconds * 1e9 / Math.max(1, slowestWarmup));
-                rounds = warmup + Math.min(MAX_ITERATIONS, Math.max(iterations, wanted));
+                int most = w.keepFiles() ? MAX_KEPT_ITERATIONS : MAX_ITERATIONS;
+                rounds = warmup + Math.min(most, Math.max(iterations, wanted));
             }
         }
         List<Result> out = new ArrayList<>();

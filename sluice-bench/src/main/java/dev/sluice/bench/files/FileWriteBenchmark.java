@@ -269,6 +269,7 @@ public final class FileWriteBenchmark {
             double seconds) throws IOException {
         int index = WORKLOADS.indexOf(w);
         Map<Child, List<long[]>> samples = new LinkedHashMap<>();
+        // The slowest target's time in the last warm-up round: the earlier ones run cold (JIT, first files).
         long slowestWarmup = 0;
         int rounds = warmup + iterations;
         for (int round = 0; round < rounds; round++) {
@@ -281,7 +282,7 @@ public final class FileWriteBenchmark {
                 long[] s = c.run(index, p, measured, roundDir);
                 if (measured) {
                     samples.computeIfAbsent(c, x -> new ArrayList<>()).add(s);
-                } else {
+                } else if (round == warmup - 1) {
                     slowestWarmup = Math.max(slowestWarmup, s[0]);
                 }
             }

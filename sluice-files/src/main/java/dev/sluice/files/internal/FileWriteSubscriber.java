@@ -36,11 +36,12 @@ import reactor.util.context.Context;
  * The file is written in order from offset 0 at the channel's own position, so that what is queued can go out in
  * one gathering {@link FileChannel#write(ByteBuffer[], int, int) write}: a <em>batch</em> of up to
  * {@value #MAX_BATCH_CHUNKS} chunks and {@value #MAX_BATCH_BYTES} bytes (the first chunk always goes, however large),
- * written fully (a short write is continued) before any of its chunks is released or counted. The demand controller
- * then hears once of the whole batch, with the new totals: the chunks completed together, and the backlog it judges
- * is what is left after them. So under a source that floods the writer, the window does not shrink to its minimum
- * but to about two batches (one written while the next waits): a window of one or two chunks would make every
- * batch one or two chunks. A chunk that cannot be presented as at most {@value #MAX_BATCH_BUFFERS} NIO buffers is
+ * written fully (a short write is continued) before any of its chunks is released or counted. (A batch of one
+ * buffer goes through the plain {@link FileChannel#write(ByteBuffer) write}, which costs the JDK less.) The demand
+ * controller then hears once of the whole batch, with the new totals: the chunks completed together, and the backlog
+ * it judges is what is left after them. So under a source that floods the writer, the window does not shrink to its
+ * minimum but to about two batches (one written while the next waits): a window of one or two chunks would make
+ * every batch one or two chunks. A chunk that cannot be presented as at most {@value #MAX_BATCH_BUFFERS} NIO buffers is
  * written on its own through {@link ChunkType#write}, also at the channel's position.
  *
  * <h2>Ownership</h2>
@@ -455,7 +456,10 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
         int offset = 0;
         int zeroWrites = 0;
         while (left > 0) {
-            long n = channel.write(buffers, offset, batchBuffers - offset);
+            // A lone buffer (the usual case for 64 KiB chunks) goes through the JDK's plain write, which is cheaper
+            // than its gathering one: 1-2% more throughput on 1 MiB files (--rows 1m, five paired runs).
+            long n = batchBuffers - offset == 1 ? channel.write(buffers[offset])
+                    : channel.write(buffers, offset, batchBuffers - offset);
             if (n > 0) {
                 left -= n;
                 zeroWrites = 0;

@@ -21,6 +21,10 @@ import reactor.core.scheduler.Schedulers;
  * {@link #maxBytesInFlight()}, each pending item counted as the largest seen so far (an item larger than that cap is
  * still written, alone). Setting the minimum equal to the maximum gives a fixed window.
  *
+ * <p>A source that Reactor can fuse synchronously ({@code Flux.fromIterable}, {@code Flux.range(...).map(...)}) is
+ * not requested from but polled, a chunk at a time as the writer fills each write; it then never holds more than one
+ * write's chunks and one more, within the same two caps.
+ *
  * <p>Immutable and thread-safe; build one with {@link #builder()} or take the {@link #defaults()}.
  */
 public final class WriteOptions {

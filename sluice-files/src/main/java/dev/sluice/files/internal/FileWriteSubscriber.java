@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
+import reactor.core.Fuseable;
 import reactor.core.publisher.Operators;
 import reactor.core.scheduler.Scheduler;
 import reactor.util.concurrent.Queues;
@@ -43,6 +44,16 @@ import reactor.util.context.Context;
  * minimum but to about two batches (one written while the next waits): a window of one or two chunks would make
  * every batch one or two chunks. A chunk that cannot be presented as at most {@value #MAX_BATCH_BUFFERS} NIO buffers is
  * written on its own through {@link ChunkType#write}, also at the channel's position.
+ *
+ * <h2>Synchronous sources</h2>
+ * A source that can fuse synchronously (Reactor's {@link Fuseable#SYNC}: {@code Flux.range(...).map(...)},
+ * {@code Flux.fromIterable}, ...) is not asked for chunks at all: the drain polls them from it, one at a time, as it
+ * fills a batch. That saves the request/emit/queue round trip per chunk, and the writer then holds only the batch
+ * being written plus at most one chunk polled that did not fit it. Polling stays within the caps too: another chunk
+ * is polled only while the batch has fewer chunks than {@link GreedDemand#maxItems()} and room, within {@link
+ * GreedDemand#maxBytes()}, for one more as large as the largest seen. Fusion does not move any of the source's
+ * work to another thread: without it, every request comes from the drain and a synchronous source emits within it,
+ * on the drain's thread, which is where {@code poll} runs it now. So the writer does not ask for a thread barrier.
  *
  * <h2>Ownership</h2>
  * The writer takes ownership of every chunk it receives: it releases it once written, and releases whatever is
@@ -118,6 +129,13 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
     private final ByteBuffer[] buffers = new ByteBuffer[MAX_BATCH_BUFFERS];
 
     private volatile Subscription upstream;
+    /**
+     * The source, when it fused synchronously: the drain polls it and never requests. Written once in {@code
+     * onSubscribe}, before {@link #subscribed}.
+     */
+    private Fuseable.QueueSubscription<T> syncSource;
+    /** {@code onSubscribe} has settled the mode ({@link #syncSource}); until then the drain leaves the source be. */
+    private volatile boolean subscribed;
     private volatile int wip;
     private volatile boolean cancelled;
     /** The source ended; {@link #error} is written before it. */
@@ -140,6 +158,8 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
     private long written;
     private long writtenBytes;
     private boolean upstreamCancelled;
+    /** A chunk polled from {@link #syncSource} that did not fit the batch: the first of the next one. */
+    private T carried;
     private int batchChunks;
     private int batchBuffers;
     private long batchBytes;
@@ -183,6 +203,14 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
             s.cancel();
             return;
         }
+        if (s instanceof Fuseable.QueueSubscription<?> queueSubscription) {
+            @SuppressWarnings("unchecked")
+            Fuseable.QueueSubscription<T> qs = (Fuseable.QueueSubscription<T>) queueSubscription;
+            if (qs.requestFusion(Fuseable.SYNC) == Fuseable.SYNC) {
+                syncSource = qs;
+            }
+        }
+        subscribed = true;
         // Subscription is the last thing the subscribing task does: the drain can follow it on the same thread.
         if (WIP.getAndIncrement(this) == 0) {
             dispatch(true);
@@ -298,7 +326,7 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
 
     /** One pass of the drain; false if it yielded the thread (and dispatched a new run). */
     private boolean drain() {
-        Subscription s = upstream;
+        Subscription s = subscribed ? upstream : null;
         int budget = WRITES_PER_RUN;
         for (;;) {
             Throwable f = failure;
@@ -324,23 +352,39 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
                 }
                 continue;
             }
-            T item = queue.poll();
-            if (item == null) {
-                if (d) {
-                    complete();
+            T item;
+            if (syncSource != null) {
+                try {
+                    item = pollSource();
+                } catch (RuntimeException e) {
+                    terminate(e);
+                    return true;
                 }
-                return true;
+                if (item == null) {
+                    complete();
+                    return true;
+                }
+            } else {
+                item = queue.poll();
+                if (item == null) {
+                    if (d) {
+                        complete();
+                    }
+                    return true;
+                }
             }
             int count = write(item, budget);
             if (count < 0) {
                 return true;
             }
-            // Once per batch: its chunks completed together, and the backlog is what they left behind.
-            long n = demand.onWritten(requested - written, received - written, receivedBytes - writtenBytes,
-                    largestItem);
-            if (n > 0 && !done && !cancelled) {
-                requested += n;
-                s.request(n);
+            if (syncSource == null) {
+                // Once per batch: its chunks completed together, and the backlog is what they left behind.
+                long n = demand.onWritten(requested - written, received - written, receivedBytes - writtenBytes,
+                        largestItem);
+                if (n > 0 && !done && !cancelled) {
+                    requested += n;
+                    s.request(n);
+                }
             }
             budget -= count;
             if (budget == 0) {
@@ -363,10 +407,37 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
             return false;
         }
         assert isAt(channel, 0) : "a newly opened channel is not at position 0: " + path;
-        long n = demand.initial();
-        requested = n;
-        s.request(n);
+        if (syncSource == null) {
+            long n = demand.initial();
+            requested = n;
+            s.request(n);
+        }
         return true;
+    }
+
+    /**
+     * The next chunk of a fused source: the one carried over from the last batch, else a new one, or null once the
+     * source has no more (which then counts as its completion).
+     */
+    private T pollSource() {
+        T item = carried;
+        if (item != null) {
+            carried = null;
+            return item;
+        }
+        if (done) {
+            return null;
+        }
+        item = syncSource.poll();
+        if (item == null) {
+            done = true;
+            return null;
+        }
+        int size = chunks.readable(item);
+        if (size > largestItem) {
+            largestItem = size;
+        }
+        return item;
     }
 
     /**
@@ -393,13 +464,10 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
                     batchBuffers = chunks.nioBuffers(first, buffers, 0);
                 }
                 int max = Math.min(MAX_BATCH_CHUNKS, budget);
-                while (batchChunks < max) {
-                    T next = queue.peek();
-                    if (next == null || !fits(next)) {
-                        break;
-                    }
-                    queue.poll();
-                    add(next);
+                if (syncSource != null) {
+                    fillFromSource(max);
+                } else {
+                    fillFromQueue(max);
                 }
                 writeBatch();
             }
@@ -422,6 +490,40 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
             return -1;
         }
         return count;
+    }
+
+    /** Adds what is queued behind the batch's first chunk, up to {@code max} chunks and while they {@link #fits}. */
+    private void fillFromQueue(int max) {
+        while (batchChunks < max) {
+            T next = queue.peek();
+            if (next == null || !fits(next)) {
+                return;
+            }
+            queue.poll();
+            add(next);
+        }
+    }
+
+    /**
+     * Polls a fused source for more of the batch, up to {@code max} chunks, while the caps leave room for one more
+     * chunk as large as the largest seen (see the class comment); a polled chunk that does not {@link #fits} is
+     * carried to the next batch. (The caps bound what is held, batch and carried chunk together; the batch's own
+     * limits only decide where the batch ends.)
+     */
+    private void fillFromSource(int max) {
+        int itemLimit = Math.min(max, demand.maxItems());
+        long byteLimit = demand.maxBytes();
+        while (batchChunks < itemLimit && batchBytes + Math.max(1, largestItem) <= byteLimit && !done) {
+            T next = pollSource();
+            if (next == null) {
+                return;
+            }
+            if (!fits(next)) {
+                carried = next;
+                return;
+            }
+            add(next);
+        }
     }
 
     /**
@@ -550,6 +652,10 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
             upstreamCancelled = true;
             s.cancel();
         }
+        if (subscribed && syncSource != null) {
+            // What the source still holds is not ours (we never polled it); clearing lets it discard it.
+            syncSource.clear();
+        }
         releaseQueued();
         Throwable err = e;
         FileChannel c = channel;
@@ -580,6 +686,11 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
     }
 
     private void releaseQueued() {
+        T c = carried;
+        if (c != null) {
+            carried = null;
+            chunks.release(c);
+        }
         for (T item; (item = queue.poll()) != null; ) {
             chunks.release(item);
         }

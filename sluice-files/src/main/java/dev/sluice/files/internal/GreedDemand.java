@@ -68,6 +68,16 @@ public final class GreedDemand {
         return window;
     }
 
+    /** The most items ever outstanding: the cap of the window. */
+    public int maxItems() {
+        return maxItems;
+    }
+
+    /** The cap on the bytes of the outstanding items (see the class comment for how pending items count). */
+    public long maxBytes() {
+        return maxBytes;
+    }
+
     /** The first request, made before any item size is known: one item. */
     public long initial() {
         return 1;

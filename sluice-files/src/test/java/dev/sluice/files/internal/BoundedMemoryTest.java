@@ -69,7 +69,16 @@ class BoundedMemoryTest {
         }
     }
 
+    /** A metered source that emits on request: the writer's demand bounds it. */
     private Flux<ByteBuf> metered(Meter meter, int count, IntUnaryOperator sizeOf) {
+        return fusedMetered(meter, count, sizeOf).hide();
+    }
+
+    /**
+     * A metered source that fuses synchronously: the writer polls it and requests nothing, so what it holds is
+     * bounded by how it polls (see {@code FileWriteSubscriber}'s class comment).
+     */
+    private Flux<ByteBuf> fusedMetered(Meter meter, int count, IntUnaryOperator sizeOf) {
         return Flux.range(0, count)
                 .doOnRequest(meter.requested::addAndGet)
                 .map(i -> {
@@ -140,6 +149,63 @@ class BoundedMemoryTest {
                 .verify(TIMEOUT);
 
         assertThat(meter.maxHeldBytes.get()).isLessThanOrEqualTo(maxBytes);
+    }
+
+    @Test
+    void aFusedSourceIsPolledNoFurtherThanTheItemCap() throws IOException {
+        int size = 1024;
+        int count = 500;
+        Meter meter = new Meter();
+        Path out = dir.resolve("out");
+
+        StepVerifier.create(write(fusedMetered(meter, count, i -> size), out, new GreedDemand(1, 4, 4, 1L << 40), 4))
+                .expectNext((long) count * size)
+                .expectComplete()
+                .verify(TIMEOUT);
+
+        assertThat(meter.requested).as("fused: polled, never requested").hasValue(0);
+        assertThat(meter.maxHeldItems).as("batches of four, the cap").hasValue(4);
+        assertThat(Files.readAllBytes(out)).isEqualTo(ChunkSource.expected(count, i -> size));
+    }
+
+    @Test
+    void aFusedSourceIsPolledNoFurtherThanTheByteCap() throws IOException {
+        int size = 3000;
+        int count = 500;
+        long maxBytes = 10_000;
+        Meter meter = new Meter();
+        Path out = dir.resolve("out");
+
+        StepVerifier.create(write(fusedMetered(meter, count, i -> size), out, new GreedDemand(1, 64, 64, maxBytes),
+                64))
+                .expectNext((long) count * size)
+                .expectComplete()
+                .verify(TIMEOUT);
+
+        assertThat(meter.requested).hasValue(0);
+        assertThat(meter.maxHeldBytes).as("three fit in 10,000 bytes, a fourth would not").hasValue(3L * size);
+        assertThat(Files.readAllBytes(out)).isEqualTo(ChunkSource.expected(count, i -> size));
+    }
+
+    /** With the default caps and 64 KiB chunks a batch is one chunk; the next one, polled to try it, waits. */
+    @Test
+    void aFusedSourceOfLargeChunksHasTheBatchAndOneMoreHeld() throws IOException {
+        int size = 64 * 1024;
+        int count = 100;
+        Meter meter = new Meter();
+        Path out = dir.resolve("out");
+
+        StepVerifier.create(write(fusedMetered(meter, count, i -> size), out,
+                new GreedDemand(2, 4, 64, 1024 * 1024), 64))
+                .expectNext((long) count * size)
+                .expectComplete()
+                .verify(TIMEOUT);
+
+        assertThat(meter.requested).hasValue(0);
+        assertThat(meter.maxHeldItems).hasValue(2);
+        assertThat(meter.maxHeldBytes).hasValue(2L * size);
+        assertThat(channel[0].buffersPerWrite).as("one chunk per write").allMatch(n -> n == 1).hasSize(count);
+        assertThat(Files.readAllBytes(out)).isEqualTo(ChunkSource.expected(count, i -> size));
     }
 
     /**

@@ -14,13 +14,18 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntUnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.reactivestreams.Publisher;
 import reactor.core.Disposable;
+import reactor.core.Fuseable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import reactor.test.StepVerifier;
@@ -285,5 +290,121 @@ class FileWriteSubscriberTest {
 
         assertThat(Files.readAllBytes(out)).isEqualTo(ChunkSource.expected(2, i -> i == 0 ? 300 : 200));
         assertThat(buffers).allSatisfy(b -> assertThat(b.hasRemaining()).isFalse());
+    }
+
+    @Test
+    void aSourceThatFusesSynchronouslyIsPolledNotRequestedAndWrittenInOrder() throws IOException {
+        // Sizes up to 100,000 bytes: some chunks do not fit the batch they were polled for and are carried over.
+        IntUnaryOperator sizeOf = i -> 1 + (i * 7919) % 100_000;
+        Path out = dir.resolve("out");
+        byte[] expected = ChunkSource.expected(200, sizeOf);
+
+        StepVerifier.create(write(source.fusedFinite(200, sizeOf), out, false, InstrumentedFileChannel.NONE,
+                Schedulers.boundedElastic()))
+                .expectNext((long) expected.length)
+                .expectComplete()
+                .verify(TIMEOUT);
+
+        assertThat(Files.readAllBytes(out)).isEqualTo(expected);
+        assertThat(source.requested).as("polled, never requested").hasValue(0);
+        assertThat(source.live()).isZero();
+        assertThat(channel[0].buffersPerWrite).as("small chunks were still gathered").anyMatch(n -> n > 1);
+        assertThat(channel[0].closes).hasValue(1);
+    }
+
+    @Test
+    void cancellingAFusedWriteReleasesTheChunkCarriedToTheNextBatch() {
+        // Two 40,000-byte chunks do not fit one 64 KiB batch: each batch is one chunk, and the next one, polled to
+        // try it, is carried over.
+        Disposable[] write = new Disposable[1];
+        Mono<Long> mono = writeManually(source.fusedEndless(40_000), dir.resolve("out"), (index, position) -> {
+            if (index == 5) {
+                write[0].dispose(); // lands while the write is in progress
+            }
+        });
+        write[0] = mono.subscribe();
+
+        executor.runAll();
+
+        assertThat(source.cancelled).isTrue();
+        assertThat(channel[0].writes).as("none after the cancel").hasValue(5);
+        assertThat(channel[0].bytesWritten).hasValue(5 * 40_000);
+        assertThat(source.emitted).as("the five written and the one carried").hasSize(6);
+        assertThat(source.live()).isZero();
+        assertThat(channel[0].closes).hasValue(1);
+    }
+
+    @Test
+    void aFusedSourceThatFailsWhilePolledForABatchFailsTheWriteAndReleasesTheBatch() {
+        IllegalStateException boom = new IllegalStateException("map broke");
+        AtomicBoolean cancelled = new AtomicBoolean();
+        List<ByteBuf> made = new CopyOnWriteArrayList<>();
+        Flux<ByteBuf> from = Flux.range(0, 100).map(i -> {
+            if (i == 7) {
+                throw boom;
+            }
+            ByteBuf b = ByteBufAllocator.DEFAULT.ioBuffer(100).writeZero(100);
+            made.add(b);
+            return b;
+        }).doOnCancel(() -> cancelled.set(true));
+
+        StepVerifier.create(writeManually(from, dir.resolve("out"), InstrumentedFileChannel.NONE))
+                .then(executor::runAll)
+                .expectErrorMatches(e -> e == boom)
+                .verify(TIMEOUT);
+
+        assertThat(made).as("seven polled into the first batch").hasSize(7)
+                .allSatisfy(b -> assertThat(b.refCnt()).isZero());
+        assertThat(channel[0].writes).as("the batch failed before its write").hasValue(0);
+        assertThat(cancelled).isTrue();
+        assertThat(channel[0].closes).hasValue(1);
+    }
+
+    @Test
+    void aFusedSourceThatFailsBetweenBatchesFailsTheWriteAfterWhatWasWritten() {
+        IllegalStateException boom = new IllegalStateException("map broke");
+        AtomicBoolean cancelled = new AtomicBoolean();
+        Flux<ByteBuf> from = Flux.range(0, 100).map(i -> {
+            if (i == 3) {
+                throw boom;
+            }
+            return ByteBufAllocator.DEFAULT.ioBuffer(100).writeZero(100);
+        }).doOnCancel(() -> cancelled.set(true));
+        Path out = dir.resolve("out");
+        // One item at most: a batch is one chunk and nothing is polled ahead, so the failure comes between batches.
+        Mono<Long> mono = FileWriteMono.create(from, out, OPTIONS, false, CHUNKS,
+                InstrumentedFileChannel.opener(InstrumentedFileChannel.NONE, InstrumentedFileChannel.NONE, channel),
+                executor.scheduler(), () -> new GreedDemand(1, 1, 1, 1024 * 1024), 1);
+
+        StepVerifier.create(mono)
+                .then(executor::runAll)
+                .expectErrorMatches(e -> e == boom)
+                .verify(TIMEOUT);
+
+        assertThat(channel[0].buffersPerWrite).containsExactly(1, 1, 1);
+        assertThat(cancelled).isTrue();
+        assertThat(channel[0].closes).hasValue(1);
+        assertThat(out).hasSize(300);
+    }
+
+    @Test
+    void aSourceThatFusesOnlyAsynchronouslyIsRequested() throws IOException {
+        Sinks.Many<ByteBuf> sink = Sinks.many().unicast().onBackpressureBuffer();
+        AtomicLong requested = new AtomicLong();
+        Flux<ByteBuf> from = sink.asFlux().doOnRequest(requested::addAndGet);
+        assertThat(from).as("the test needs a fuseable source").isInstanceOf(Fuseable.class);
+        Path out = dir.resolve("out");
+        for (int i = 0; i < 3; i++) {
+            sink.tryEmitNext(ByteBufAllocator.DEFAULT.ioBuffer(100).writeBytes(ChunkSource.content(i, 100)));
+        }
+        sink.tryEmitComplete();
+
+        StepVerifier.create(write(from, out, false, InstrumentedFileChannel.NONE, Schedulers.boundedElastic()))
+                .expectNext(300L)
+                .expectComplete()
+                .verify(TIMEOUT);
+
+        assertThat(requested.get()).as("asked for its chunks").isGreaterThanOrEqualTo(3);
+        assertThat(Files.readAllBytes(out)).isEqualTo(ChunkSource.expected(3, i -> 100));
     }
 }

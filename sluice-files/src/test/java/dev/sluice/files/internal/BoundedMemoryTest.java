@@ -187,9 +187,9 @@ class BoundedMemoryTest {
         assertThat(Files.readAllBytes(out)).isEqualTo(ChunkSource.expected(count, i -> size));
     }
 
-    /** With the default caps and 64 KiB chunks a batch is one chunk; the next one, polled to try it, waits. */
+    /** With 64 KiB chunks a batch is one chunk, and the next is not polled until that one is written. */
     @Test
-    void aFusedSourceOfLargeChunksHasTheBatchAndOneMoreHeld() throws IOException {
+    void aFusedSourceOfLargeChunksHasOneChunkHeldAtATime() throws IOException {
         int size = 64 * 1024;
         int count = 100;
         Meter meter = new Meter();
@@ -202,8 +202,8 @@ class BoundedMemoryTest {
                 .verify(TIMEOUT);
 
         assertThat(meter.requested).hasValue(0);
-        assertThat(meter.maxHeldItems).hasValue(2);
-        assertThat(meter.maxHeldBytes).hasValue(2L * size);
+        assertThat(meter.maxHeldItems).hasValue(1);
+        assertThat(meter.maxHeldBytes).hasValue(size);
         assertThat(channel[0].buffersPerWrite).as("one chunk per write").allMatch(n -> n == 1).hasSize(count);
         assertThat(Files.readAllBytes(out)).isEqualTo(ChunkSource.expected(count, i -> size));
     }

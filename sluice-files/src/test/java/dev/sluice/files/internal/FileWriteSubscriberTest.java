@@ -314,10 +314,11 @@ class FileWriteSubscriberTest {
 
     @Test
     void cancellingAFusedWriteReleasesTheChunkCarriedToTheNextBatch() {
-        // Two 40,000-byte chunks do not fit one 64 KiB batch: each batch is one chunk, and the next one, polled to
-        // try it, is carried over.
+        // Chunks of 10,000 and 60,000 bytes in turn: after a small one the writer polls another for the batch,
+        // which does not fit and is carried over. So the batches are one chunk each, and the fifth write carries.
         Disposable[] write = new Disposable[1];
-        Mono<Long> mono = writeManually(source.fusedEndless(40_000), dir.resolve("out"), (index, position) -> {
+        Flux<ByteBuf> from = source.fusedFinite(1000, i -> i % 2 == 0 ? 10_000 : 60_000);
+        Mono<Long> mono = writeManually(from, dir.resolve("out"), (index, position) -> {
             if (index == 5) {
                 write[0].dispose(); // lands while the write is in progress
             }
@@ -328,7 +329,8 @@ class FileWriteSubscriberTest {
 
         assertThat(source.cancelled).isTrue();
         assertThat(channel[0].writes).as("none after the cancel").hasValue(5);
-        assertThat(channel[0].bytesWritten).hasValue(5 * 40_000);
+        assertThat(channel[0].buffersPerWrite).containsExactly(1, 1, 1, 1, 1);
+        assertThat(channel[0].bytesWritten).hasValue(3 * 10_000 + 2 * 60_000);
         assertThat(source.emitted).as("the five written and the one carried").hasSize(6);
         assertThat(source.live()).isZero();
         assertThat(channel[0].closes).hasValue(1);

@@ -35,8 +35,9 @@ import reactor.core.publisher.Mono;
  * Each target lives in a JVM of its own, started once with the same flags ({@code -Xms1g -Xmx1g -Xmn64m}, G1: the
  * young generation is fixed and small so that collections happen during a run and show what is retained), so that one's
  * JIT profile, threads and garbage do not bias another. The parent drives them row by row and iteration by
- * iteration, <em>interleaved</em> (each round in a rotated order), so that noise from the machine (other processes,
- * disk write-back) spreads over all targets instead of landing on whichever ran at the wrong moment. Before every
+ * iteration, <em>interleaved</em>, so that noise from the machine (other processes, disk write-back) spreads over
+ * all targets instead of landing on whichever ran at the wrong moment; the order within a round changes from round
+ * to round so that no target is favoured by its place (see {@link RoundOrders}). Before every
  * measured iteration a child collects garbage and resets its memory peaks (sampled every millisecond); after it, it
  * checks the bytes on disk and deletes the files, so dirty pages do not pile up into later measurements (the small-file
  * rows keep theirs until the run ends: see {@link Workload}). Writes are
@@ -260,10 +261,11 @@ public final class FileWriteBenchmark {
     }
 
     /**
-     * One row: warm-up rounds, then measured rounds, each round running every target once in a rotated order. A row
-     * whose iterations are short gets more measured rounds (about {@code seconds} of measurement per target, at
-     * least {@code iterations}, at most {@value #MAX_ITERATIONS}, or {@value #MAX_KEPT_ITERATIONS} for a row that
-     * keeps its files), so that its median is not one unlucky moment.
+     * One row: warm-up rounds, then measured rounds, each round running every target once, in the orders of {@link
+     * RoundOrders}. A row whose iterations are short gets more measured rounds (about {@code seconds} of measurement
+     * per target, at least {@code iterations}, at most {@value #MAX_ITERATIONS}, or {@value #MAX_KEPT_ITERATIONS}
+     * for a row that keeps its files, in each case rounded up to whole cycles of orders), so that its median is not
+     * one unlucky moment.
      */
     private static List<Result> row(List<Child> children, Workload w, int p, int warmup, int iterations,
             double seconds) throws IOException {
@@ -271,15 +273,19 @@ public final class FileWriteBenchmark {
         Map<Child, List<long[]>> samples = new LinkedHashMap<>();
         // The slowest target's time in the last warm-up round: the earlier ones run cold (JIT, first files).
         long slowestWarmup = 0;
-        int rounds = warmup + iterations;
+        RoundOrders orders = new RoundOrders(children.size());
+        int rounds = warmup + roundUp(iterations, orders.cycle());
         for (int round = 0; round < rounds; round++) {
             boolean measured = round >= warmup;
             // One directory per round, shared by the targets: where ext4 puts a directory decides much of what
             // creating files in it costs, so targets compared within a round must create theirs in the same one.
             String roundDir = "round-" + ROUNDS_RUN.getAndIncrement();
-            for (int k = 0; k < children.size(); k++) {
-                Child c = children.get((round + k) % children.size());
-                long[] s = c.run(index, p, measured, roundDir);
+            int[] order = orders.order(round - warmup);
+            for (int k = 0; k < order.length; k++) {
+                Child c = children.get(order[k]);
+                // The run's figures, and where the target ran in the round.
+                long[] s = Arrays.copyOf(c.run(index, p, measured, roundDir), 6);
+                s[5] = k;
                 if (measured) {
                     samples.computeIfAbsent(c, x -> new ArrayList<>()).add(s);
                 } else if (round == warmup - 1) {
@@ -289,7 +295,8 @@ public final class FileWriteBenchmark {
             if (round == warmup - 1) {
                 int wanted = (int) Math.ceil(seconds * 1e9 / Math.max(1, slowestWarmup));
                 int most = w.keepFiles() ? MAX_KEPT_ITERATIONS : MAX_ITERATIONS;
-                rounds = warmup + Math.min(most, Math.max(iterations, wanted));
+                // Whole cycles of orders, so that every target runs as often in each place of a round.
+                rounds = warmup + roundUp(Math.min(most, Math.max(iterations, wanted)), orders.cycle());
             }
         }
         List<Result> out = new ArrayList<>();
@@ -312,6 +319,10 @@ public final class FileWriteBenchmark {
         return out;
     }
 
+    private static int roundUp(int n, int multiple) {
+        return (n + multiple - 1) / multiple * multiple;
+    }
+
     /**
      * Sluice against each peer, round by round: the ratio of their times in the same round (the same bytes, run
      * back to back), whose median is robust to the file system's slow drifts, which move every target of a round
@@ -330,13 +341,36 @@ public final class FileWriteBenchmark {
             for (int r = 0; r < n; r++) {
                 ratios[r] = (double) theirs.get(r)[0] / ours.get(r)[0];
             }
+            // The same split by which of the two ran first in the round: how much the place in a round weighs.
+            double[] first = new double[n];
+            double[] second = new double[n];
+            int ranFirst = 0;
+            int ranSecond = 0;
+            for (int r = 0; r < n; r++) {
+                if (ours.get(r)[5] < theirs.get(r)[5]) {
+                    first[ranFirst++] = ratios[r];
+                } else {
+                    second[ranSecond++] = ratios[r];
+                }
+            }
             Arrays.sort(ratios);
             double median = ratios[n / 2];
             System.err.printf(Locale.ROOT, "sluice / %-6s %-20s p=%-3d per-round ratio median %.3f (quartiles %.3f,"
-                    + " %.3f; %d rounds)%n", peer, w.label(), p, median, ratios[n / 4], ratios[(3 * n) / 4], n);
+                    + " %.3f; %d rounds; %.3f in the %d where Sluice ran first, %.3f in the %d where it ran second)%n",
+                    peer, w.label(), p, median, ratios[n / 4], ratios[(3 * n) / 4], n, median(first, ranFirst),
+                    ranFirst, median(second, ranSecond), ranSecond);
             lowest = Double.isNaN(lowest) ? median : Math.min(lowest, median);
         }
         return lowest;
+    }
+
+    /** The median of the first {@code n} values (sorts them); NaN if there are none. */
+    private static double median(double[] values, int n) {
+        if (n == 0) {
+            return Double.NaN;
+        }
+        Arrays.sort(values, 0, n);
+        return values[n / 2];
     }
 
     /** A target's JVM, driven over its standard input and output. */

@@ -124,8 +124,7 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
     private final GreedDemand demand;
     private final WriteListener listener;
     private final Context context;
-    /** Single producer ({@code onNext}), single consumer (the drain, which alone polls and clears it). */
-    private final Queue<T> queue;
+    private final int maxItems;
     /** The chunks of the batch being written ({@link #batchChunks} of them), kept to release them afterwards. */
     private final Object[] batch = new Object[MAX_BATCH_CHUNKS];
     /** The NIO buffers of the batch ({@link #batchBuffers} of them), reused from batch to batch; drain only. */
@@ -137,6 +136,13 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
      * onSubscribe}, before {@link #subscribed}.
      */
     private Fuseable.QueueSubscription<T> syncSource;
+    /**
+     * The chunks received and not yet written, when the source does not fuse: single producer ({@code onNext}),
+     * single consumer (the drain, which alone polls and clears it). Made in {@code onSubscribe}, before {@link
+     * #subscribed}, and only then: a fused source never needs it, and at a hundred writes in flight the queues
+     * were most of the writers' memory.
+     */
+    private Queue<T> queue;
     /** {@code onSubscribe} has settled the mode ({@link #syncSource}); until then the drain leaves the source be. */
     private volatile boolean subscribed;
     private volatile int wip;
@@ -192,7 +198,7 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
         if (maxItems < 1) {
             throw new IllegalArgumentException("maxItems < 1: " + maxItems);
         }
-        this.queue = Queues.<T>get(maxItems).get();
+        this.maxItems = maxItems;
     }
 
     @Override
@@ -214,6 +220,9 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
             if (qs.requestFusion(Fuseable.SYNC) == Fuseable.SYNC) {
                 syncSource = qs;
             }
+        }
+        if (syncSource == null) {
+            queue = Queues.<T>get(maxItems).get();
         }
         subscribed = true;
         // Subscription is the last thing the subscribing task does: the drain can follow it on the same thread.
@@ -244,6 +253,8 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
         if (size > largestItem) {
             largestItem = size;
         }
+        // Demand comes from the drain only once onSubscribe has made the queue, and a fused source is never
+        // requested from: within demand, the queue is there.
         if (!queue.offer(item)) {
             chunks.release(item);
             fail(new IllegalStateException("queue full: received=" + r + ", requested=" + req));
@@ -697,7 +708,11 @@ public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable
             carried = null;
             chunks.release(c);
         }
-        for (T item; (item = queue.poll()) != null; ) {
+        Queue<T> q = queue;
+        if (q == null) {
+            return; // fused, or never subscribed
+        }
+        for (T item; (item = q.poll()) != null; ) {
             chunks.release(item);
         }
     }

@@ -29,7 +29,7 @@ import reactor.core.publisher.Mono;
  * bytes/s; the median of the measured iterations) and the peak heap and direct memory of each, as Markdown tables.
  * Sluice's standing is given twice: the ratio of its median to the best peer's median, and the <em>paired</em>
  * figure, the lowest over the peers of the median per-round ratio (see {@link #paired}), which a drift of the file
- * system during the row does not bias.
+ * system during the row does not bias, with its 95% confidence interval ({@link PairedRatio}).
  *
  * <h2>Method</h2>
  * Each target lives in a JVM of its own, started once with the same flags ({@code -Xms1g -Xmx1g -Xmn64m}, G1: the
@@ -96,11 +96,11 @@ public final class FileWriteBenchmark {
      * One target's figures on one row. {@code retainedAbove} is the most, over the iterations, of the heap in use
      * after a collection during the iteration minus the heap in use after the full collection before it: what the
      * writer kept alive, without the JVM's own live data (which differs by a MiB or so between the targets' JVMs,
-     * whose libraries load different classes). {@code paired} (Sluice's row only, else NaN) is the lowest, over the
-     * peers, of the median per-round ratio of Sluice's MB/s to the peer's.
+     * whose libraries load different classes). {@code paired} (Sluice's row only, else null) is, of the peers,
+     * the one with the lowest median per-round ratio of Sluice's MB/s to the peer's: that median and its interval.
      */
     private record Result(String target, Workload workload, int parallelism, double mbps, long retainedAbove,
-            long heap, long direct, double paired) {
+            long heap, long direct, PairedRatio paired) {
     }
 
     private FileWriteBenchmark() {
@@ -307,7 +307,7 @@ public final class FileWriteBenchmark {
             long retainedAbove = e.getValue().stream().mapToLong(s -> Math.max(0, s[1] - s[4])).max().orElse(0);
             long heap = e.getValue().stream().mapToLong(s -> s[2]).max().orElse(0);
             long direct = e.getValue().stream().mapToLong(s -> s[3]).max().orElse(0);
-            double paired = e.getKey().target.equals("sluice") ? paired(e.getValue(), samples, w, p) : Double.NaN;
+            PairedRatio paired = e.getKey().target.equals("sluice") ? paired(e.getValue(), samples, w, p) : null;
             out.add(new Result(e.getKey().target, w, p, mbps[mbps.length / 2], retainedAbove, heap, direct,
                     paired));
             System.err.printf(Locale.ROOT,
@@ -326,10 +326,11 @@ public final class FileWriteBenchmark {
     /**
      * Sluice against each peer, round by round: the ratio of their times in the same round (the same bytes, run
      * back to back), whose median is robust to the file system's slow drifts, which move every target of a round
-     * alike. Prints each peer's median and quartiles; returns the lowest median (NaN without a peer).
+     * alike. Prints each peer's median, its confidence interval and quartiles; returns the one with the lowest median
+     * (null without a peer).
      */
-    private static double paired(List<long[]> ours, Map<Child, List<long[]>> samples, Workload w, int p) {
-        double lowest = Double.NaN;
+    private static PairedRatio paired(List<long[]> ours, Map<Child, List<long[]>> samples, Workload w, int p) {
+        PairedRatio lowest = null;
         for (Map.Entry<Child, List<long[]>> e : samples.entrySet()) {
             String peer = e.getKey().target;
             if (peer.equals("sluice") || peer.equals("ceiling")) {
@@ -341,6 +342,7 @@ public final class FileWriteBenchmark {
             for (int r = 0; r < n; r++) {
                 ratios[r] = (double) theirs.get(r)[0] / ours.get(r)[0];
             }
+            PairedRatio ratio = PairedRatio.of(ratios);
             // The same split by which of the two ran first in the round: how much the place in a round weighs.
             double[] first = new double[n];
             double[] second = new double[n];
@@ -354,23 +356,21 @@ public final class FileWriteBenchmark {
                 }
             }
             Arrays.sort(ratios);
-            double median = ratios[n / 2];
-            System.err.printf(Locale.ROOT, "sluice / %-6s %-20s p=%-3d per-round ratio median %.3f (quartiles %.3f,"
-                    + " %.3f; %d rounds; %.3f in the %d where Sluice ran first, %.3f in the %d where it ran second)%n",
-                    peer, w.label(), p, median, ratios[n / 4], ratios[(3 * n) / 4], n, median(first, ranFirst),
-                    ranFirst, median(second, ranSecond), ranSecond);
-            lowest = Double.isNaN(lowest) ? median : Math.min(lowest, median);
+            System.err.printf(Locale.ROOT, "sluice / %-6s %-20s p=%-3d per-round ratio median %s; quartiles %.3f,"
+                    + " %.3f; %s where Sluice ran first, %s where it ran second%n",
+                    peer, w.label(), p, ratio, ratios[n / 4], ratios[(3 * n) / 4], medianOf(first, ranFirst),
+                    medianOf(second, ranSecond));
+            if (lowest == null || ratio.median() < lowest.median()) {
+                lowest = ratio;
+            }
         }
         return lowest;
     }
 
-    /** The median of the first {@code n} values (sorts them); NaN if there are none. */
-    private static double median(double[] values, int n) {
-        if (n == 0) {
-            return Double.NaN;
-        }
-        Arrays.sort(values, 0, n);
-        return values[n / 2];
+    /** The median of the first {@code n} values and their count, for a report line. */
+    private static String medianOf(double[] values, int n) {
+        return n == 0 ? "no round" : String.format(Locale.ROOT, "%.3f in the %d",
+                PairedRatio.median(Arrays.copyOf(values, n)), n);
     }
 
     /** A target's JVM, driven over its standard input and output. */
@@ -570,7 +570,7 @@ public final class FileWriteBenchmark {
             out.append(' ').append(names.getOrDefault(t, t)).append(" |");
         }
         if (ratios) {
-            out.append(" Sluice / best peer | paired | Sluice / ceiling |");
+            out.append(" Sluice / best peer | paired (95% CI) | Sluice / ceiling |");
         }
         out.append("\n|---|---|").append("---|".repeat(targets.size() + (ratios ? 3 : 0))).append('\n');
         for (Workload w : WORKLOADS) {
@@ -597,8 +597,9 @@ public final class FileWriteBenchmark {
                     Result ceiling = row.get("ceiling");
                     out.append(' ').append(ours == null ? "-"
                             : String.format(Locale.ROOT, "%.2f", ours.mbps() / bestPeer)).append(" |");
-                    out.append(' ').append(ours == null || Double.isNaN(ours.paired()) ? "-"
-                            : String.format(Locale.ROOT, "%.2f", ours.paired())).append(" |");
+                    PairedRatio paired = ours == null ? null : ours.paired();
+                    out.append(' ').append(paired == null ? "-" : String.format(Locale.ROOT, "%.2f (%.2f-%.2f)",
+                            paired.median(), paired.low(), paired.high())).append(" |");
                     out.append(' ').append(ours == null || ceiling == null ? "-"
                             : String.format(Locale.ROOT, "%.0f%%", 100 * ours.mbps() / ceiling.mbps())).append(" |");
                 }

@@ -264,7 +264,7 @@ final class RequesterRequestChannel extends Flux<Payload> implements Subscriptio
                 connection.execute(() -> onSubscribe(s));
                 return;
             }
-            if (cancelled || state != SUBSCRIBED) {
+            if (cancelled || state == CANCELLED) {
                 s.cancel();
                 return;
             }
@@ -278,7 +278,9 @@ final class RequesterRequestChannel extends Flux<Payload> implements Subscriptio
                 connection.execute(() -> onNext(p));
                 return;
             }
-            if (cancelled || outboundDone || state != SUBSCRIBED) {
+            // Not the inbound state: each direction of a channel ends on its own, so a responder that completed
+            // its side first still receives what we send (every path that ends ours cancels upstream).
+            if (cancelled || outboundDone || state == CANCELLED) {
                 p.release();
                 return;
             }

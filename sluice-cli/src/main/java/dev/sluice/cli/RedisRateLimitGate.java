@@ -2,7 +2,7 @@ package dev.sluice.cli;
 
 import dev.sluice.core.Payload;
 import dev.sluice.core.RateLimitGate;
-import dev.sluice.core.RejectedException;
+import dev.sluice.core.exceptions.RejectedException;
 import dev.sluice.core.RequestGate;
 import dev.sluice.core.RequestType;
 import dev.sluice.limits.redis.Decision;

@@ -10,7 +10,7 @@ import dev.sluice.core.RSocket;
 import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.RSocketServer;
 import dev.sluice.core.RateLimitGate;
-import dev.sluice.core.RejectedException;
+import dev.sluice.core.exceptions.RejectedException;
 import dev.sluice.core.RequestGate;
 import dev.sluice.core.RequestType;
 import dev.sluice.core.SocketAcceptor;

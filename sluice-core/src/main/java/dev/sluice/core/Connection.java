@@ -1,5 +1,11 @@
 package dev.sluice.core;
 
+import dev.sluice.core.exceptions.InvalidSetupException;
+
+import dev.sluice.core.exceptions.ConnectionClosedException;
+
+import dev.sluice.core.exceptions.ConnectionCloseException;
+
 import java.net.SocketAddress;
 import java.time.Duration;
 import reactor.core.publisher.Flux;

@@ -1,5 +1,7 @@
 package dev.sluice.core;
 
+import dev.sluice.core.exceptions.UnsupportedInteractionException;
+
 import org.reactivestreams.Publisher;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;

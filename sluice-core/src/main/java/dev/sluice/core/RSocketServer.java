@@ -1,5 +1,6 @@
 package dev.sluice.core;
 
+import dev.sluice.core.exceptions.ConnectionClosedException;
 import dev.sluice.core.internal.ConnectionConfig;
 import dev.sluice.core.internal.RSocketConnection;
 import dev.sluice.core.internal.ServerSetup;
@@ -76,7 +77,7 @@ public final class RSocketServer {
 
     /**
      * After the peer's CONNECTION_CLOSE, how long the requests in flight may take to finish before the connection
-     * is closed anyway, failing what is left with {@code ConnectionClosedException} (default 30 s).
+     * is closed anyway, failing what is left with {@link ConnectionClosedException} (default 30 s).
      */
     public RSocketServer peerCloseDrain(Duration timeout) {
         this.peerCloseDrain = Limits.checkPositive("peerCloseDrain", timeout);

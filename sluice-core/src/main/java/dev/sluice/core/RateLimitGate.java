@@ -1,5 +1,7 @@
 package dev.sluice.core;
 
+import dev.sluice.core.exceptions.RejectedException;
+
 import dev.sluice.limits.KeyedRateLimiter;
 import dev.sluice.limits.RateLimiter;
 import dev.sluice.limits.Reservation;

@@ -1,5 +1,7 @@
 package dev.sluice.core;
 
+import dev.sluice.core.exceptions.RejectedException;
+
 import dev.sluice.core.internal.GatedRSocket;
 import reactor.core.publisher.Mono;
 

@@ -1,5 +1,6 @@
 package dev.sluice.core;
 
+import dev.sluice.core.exceptions.RejectedSetupException;
 import reactor.core.publisher.Mono;
 
 /**
@@ -7,7 +8,7 @@ import reactor.core.publisher.Mono;
  * valid SETUP frame; frames that arrive meanwhile wait.
  *
  * <p>To refuse the connection, return {@code Mono.error(new RejectedSetupException("why"))}: the client receives
- * ERROR[REJECTED_SETUP] with that message. Any other error is sent the same way.
+ * ERROR[REJECTED_SETUP] with that message ({@link RejectedSetupException}). Any other error is sent the same way.
  */
 @FunctionalInterface
 public interface SocketAcceptor {

@@ -8,7 +8,7 @@ import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
 import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.RSocketServer;
-import dev.sluice.core.RejectedException;
+import dev.sluice.core.exceptions.RejectedException;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.transport.netty.TcpClientTransport;
 import dev.sluice.transport.netty.TcpServerTransport;

@@ -1,7 +1,7 @@
 package dev.sluice.loadbalance;
 
 import dev.sluice.core.Connection;
-import dev.sluice.core.ConnectionClosedException;
+import dev.sluice.core.exceptions.ConnectionClosedException;
 import dev.sluice.core.Payload;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;

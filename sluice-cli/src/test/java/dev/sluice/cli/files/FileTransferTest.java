@@ -12,7 +12,7 @@ import dev.sluice.core.CloseableServer;
 import dev.sluice.core.Connection;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocketConnector;
-import dev.sluice.core.RejectedException;
+import dev.sluice.core.exceptions.RejectedException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.io.IOException;

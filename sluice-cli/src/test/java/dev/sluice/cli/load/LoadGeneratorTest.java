@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.sluice.core.ApplicationErrorException;
+import dev.sluice.core.exceptions.ApplicationErrorException;
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.Connection;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
 import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.RSocketServer;
-import dev.sluice.core.RejectedException;
+import dev.sluice.core.exceptions.RejectedException;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.transport.netty.TcpClientTransport;
 import dev.sluice.transport.netty.TcpServerTransport;

@@ -9,7 +9,7 @@ import dev.sluice.core.CloseableServer;
 import dev.sluice.core.Connection;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocketConnector;
-import dev.sluice.core.RejectedException;
+import dev.sluice.core.exceptions.RejectedException;
 import dev.sluice.transport.netty.TcpClientTransport;
 import java.time.Duration;
 import java.util.List;

@@ -1,17 +1,17 @@
 package dev.sluice.core.internal;
 
-import dev.sluice.core.ApplicationErrorException;
-import dev.sluice.core.CanceledException;
-import dev.sluice.core.ConnectionCloseException;
-import dev.sluice.core.ConnectionErrorException;
-import dev.sluice.core.CustomRSocketException;
-import dev.sluice.core.InvalidException;
-import dev.sluice.core.InvalidSetupException;
-import dev.sluice.core.RSocketErrorException;
-import dev.sluice.core.RejectedException;
-import dev.sluice.core.RejectedResumeException;
-import dev.sluice.core.RejectedSetupException;
-import dev.sluice.core.UnsupportedSetupException;
+import dev.sluice.core.exceptions.ApplicationErrorException;
+import dev.sluice.core.exceptions.CanceledException;
+import dev.sluice.core.exceptions.ConnectionCloseException;
+import dev.sluice.core.exceptions.ConnectionErrorException;
+import dev.sluice.core.exceptions.CustomRSocketException;
+import dev.sluice.core.exceptions.InvalidException;
+import dev.sluice.core.exceptions.InvalidSetupException;
+import dev.sluice.core.exceptions.RSocketErrorException;
+import dev.sluice.core.exceptions.RejectedException;
+import dev.sluice.core.exceptions.RejectedResumeException;
+import dev.sluice.core.exceptions.RejectedSetupException;
+import dev.sluice.core.exceptions.UnsupportedSetupException;
 import dev.sluice.frame.ErrorCodes;
 
 /** Maps ERROR frames to exceptions and back. */

@@ -1,7 +1,7 @@
 package dev.sluice.core.internal;
 
 import dev.sluice.core.Payload;
-import dev.sluice.core.RSocketErrorException;
+import dev.sluice.core.exceptions.RSocketErrorException;
 import dev.sluice.frame.FrameType;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.reactivestreams.Subscription;

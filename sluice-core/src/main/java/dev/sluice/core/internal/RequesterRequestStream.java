@@ -1,7 +1,7 @@
 package dev.sluice.core.internal;
 
 import dev.sluice.core.Payload;
-import dev.sluice.core.RSocketErrorException;
+import dev.sluice.core.exceptions.RSocketErrorException;
 import dev.sluice.frame.FrameType;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
@@ -151,7 +151,7 @@ final class RequesterRequestStream extends Flux<Payload> implements Subscription
             p.release();
             connection.remove(streamId, this);
             connection.writeCancel(streamId);
-            fail(new dev.sluice.core.InvalidException("peer sent more payloads than requested on stream "
+            fail(new dev.sluice.core.exceptions.InvalidException("peer sent more payloads than requested on stream "
                 + streamId + "; stream cancelled"));
             return;
         }

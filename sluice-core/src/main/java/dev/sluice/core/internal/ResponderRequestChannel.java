@@ -1,8 +1,8 @@
 package dev.sluice.core.internal;
 
-import dev.sluice.core.InvalidException;
+import dev.sluice.core.exceptions.InvalidException;
 import dev.sluice.core.Payload;
-import dev.sluice.core.RSocketErrorException;
+import dev.sluice.core.exceptions.RSocketErrorException;
 import dev.sluice.frame.ErrorCodes;
 import dev.sluice.frame.FrameFlags;
 import dev.sluice.frame.FrameType;

@@ -3,7 +3,7 @@ package dev.sluice.core.internal;
 import dev.sluice.core.ConnectionSetupPayload;
 import dev.sluice.core.Leases;
 import dev.sluice.core.RSocket;
-import dev.sluice.core.RSocketErrorException;
+import dev.sluice.core.exceptions.RSocketErrorException;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.frame.ErrorCodes;
 import dev.sluice.frame.SetupFrame;

@@ -1,7 +1,7 @@
 package dev.sluice.core.internal;
 
 import dev.sluice.core.Payload;
-import dev.sluice.core.RSocketErrorException;
+import dev.sluice.core.exceptions.RSocketErrorException;
 
 /**
  * One active stream of a connection, as the inbound dispatcher sees it: the frames the peer may send on it.

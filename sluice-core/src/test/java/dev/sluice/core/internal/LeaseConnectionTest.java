@@ -2,7 +2,7 @@ package dev.sluice.core.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.core.ConnectionClosedException;
+import dev.sluice.core.exceptions.ConnectionClosedException;
 import dev.sluice.core.Lease;
 import dev.sluice.core.Leases;
 import dev.sluice.core.Payload;

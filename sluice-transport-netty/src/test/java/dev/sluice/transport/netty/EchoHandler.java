@@ -1,6 +1,6 @@
 package dev.sluice.transport.netty;
 
-import dev.sluice.core.ApplicationErrorException;
+import dev.sluice.core.exceptions.ApplicationErrorException;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -9,7 +9,7 @@ import dev.sluice.core.RSocket;
 import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.RSocketServer;
 import dev.sluice.core.RateLimitGate;
-import dev.sluice.core.RejectedException;
+import dev.sluice.core.exceptions.RejectedException;
 import dev.sluice.core.RequestGate;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.limits.KeyedRateLimiter;

@@ -2,7 +2,7 @@ package dev.sluice.transport.netty;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.core.ApplicationErrorException;
+import dev.sluice.core.exceptions.ApplicationErrorException;
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.Connection;
 import dev.sluice.core.Payload;

@@ -1,11 +1,11 @@
 package dev.sluice.cli.files.internal;
 
-import dev.sluice.core.ApplicationErrorException;
-import dev.sluice.core.ConnectionClosedException;
+import dev.sluice.core.exceptions.ApplicationErrorException;
+import dev.sluice.core.exceptions.ConnectionClosedException;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
-import dev.sluice.core.RSocketErrorException;
-import dev.sluice.core.RejectedException;
+import dev.sluice.core.exceptions.RSocketErrorException;
+import dev.sluice.core.exceptions.RejectedException;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.files.ReactiveFiles;
 import dev.sluice.files.ReadOptions;

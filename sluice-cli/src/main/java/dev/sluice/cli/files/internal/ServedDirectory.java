@@ -1,6 +1,6 @@
 package dev.sluice.cli.files.internal;
 
-import dev.sluice.core.RejectedException;
+import dev.sluice.core.exceptions.RejectedException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

@@ -1,7 +1,7 @@
 package dev.sluice.cli.load.internal;
 
 import dev.sluice.core.Payload;
-import dev.sluice.core.RejectedException;
+import dev.sluice.core.exceptions.RejectedException;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;

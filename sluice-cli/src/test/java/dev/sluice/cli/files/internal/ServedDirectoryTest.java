@@ -3,7 +3,7 @@ package dev.sluice.cli.files.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sluice.core.RejectedException;
+import dev.sluice.core.exceptions.RejectedException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;

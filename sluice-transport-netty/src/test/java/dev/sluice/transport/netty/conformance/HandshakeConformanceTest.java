@@ -3,7 +3,7 @@ package dev.sluice.transport.netty.conformance;
 import static dev.sluice.transport.netty.conformance.ServerUnderTest.ping;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.core.RejectedSetupException;
+import dev.sluice.core.exceptions.RejectedSetupException;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.frame.ErrorCodes;
 import dev.sluice.frame.FrameType;

@@ -3,10 +3,10 @@ package dev.sluice.transport.netty.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.Connection;
-import dev.sluice.core.InvalidException;
+import dev.sluice.core.exceptions.InvalidException;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocketConnector;
-import dev.sluice.core.RejectedSetupException;
+import dev.sluice.core.exceptions.RejectedSetupException;
 import dev.sluice.frame.ErrorCodes;
 import dev.sluice.frame.FrameFlags;
 import dev.sluice.frame.FrameType;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.Connection;
-import dev.sluice.core.ConnectionErrorException;
+import dev.sluice.core.exceptions.ConnectionErrorException;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.RSocketServer;

@@ -2,9 +2,9 @@ package dev.sluice.transport.netty.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.core.ApplicationErrorException;
+import dev.sluice.core.exceptions.ApplicationErrorException;
 import dev.sluice.core.Connection;
-import dev.sluice.core.CustomRSocketException;
+import dev.sluice.core.exceptions.CustomRSocketException;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocketConnector;
 import dev.sluice.transport.netty.TcpClientTransport;

@@ -1,7 +1,7 @@
 package dev.sluice.transport.netty.interop;
 
-import dev.sluice.core.ApplicationErrorException;
-import dev.sluice.core.CustomRSocketException;
+import dev.sluice.core.exceptions.ApplicationErrorException;
+import dev.sluice.core.exceptions.CustomRSocketException;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
 import dev.sluice.frame.metadata.CompositeMetadata;

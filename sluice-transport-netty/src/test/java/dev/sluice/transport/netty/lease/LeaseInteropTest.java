@@ -10,6 +10,7 @@ import dev.sluice.core.RSocket;
 import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.RSocketServer;
 import dev.sluice.core.SocketAcceptor;
+import dev.sluice.core.exceptions.InvalidSetupException;
 import dev.sluice.transport.netty.TcpClientTransport;
 import dev.sluice.transport.netty.TcpServerTransport;
 import io.rsocket.exceptions.RejectedException;
@@ -90,7 +91,8 @@ class LeaseInteropTest {
             assertThat(ours.availability()).isEqualTo(0.0);
             // Not strict: we send, and their responder rejects.
             StepVerifier.create(ours.requestResponse(Payload.create("over")))
-                .expectErrorSatisfies(e -> assertThat(e).isInstanceOf(dev.sluice.core.RejectedException.class))
+                .expectErrorSatisfies(e -> assertThat(e)
+                    .isInstanceOf(dev.sluice.core.exceptions.RejectedException.class))
                 .verify(TIMEOUT);
             leases.tryEmitNext(Lease.create(Duration.ofSeconds(60), 8));
             LeaseAccountingTest.awaitAvailability(ours, 1.0);
@@ -111,7 +113,7 @@ class LeaseInteropTest {
         try {
             ours.onClose().block(TIMEOUT);
             StepVerifier.create(ours.requestResponse(Payload.create("x")))
-                .expectErrorSatisfies(e -> assertThat(e).isInstanceOf(dev.sluice.core.InvalidSetupException.class)
+                .expectErrorSatisfies(e -> assertThat(e).isInstanceOf(InvalidSetupException.class)
                     .hasMessageContaining("lease is not supported"))
                 .verify(TIMEOUT);
         } finally {

@@ -1,4 +1,4 @@
-package dev.sluice.core;
+package dev.sluice.core.exceptions;
 
 /** The handler does not implement this interaction; sent to the requester as ERROR[APPLICATION_ERROR]. */
 public final class UnsupportedInteractionException extends ApplicationErrorException {

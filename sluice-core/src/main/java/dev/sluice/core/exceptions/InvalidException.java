@@ -1,4 +1,4 @@
-package dev.sluice.core;
+package dev.sluice.core.exceptions;
 
 import dev.sluice.frame.ErrorCodes;
 

@@ -1,4 +1,4 @@
-package dev.sluice.core;
+package dev.sluice.core.exceptions;
 
 /**
  * The connection closed (locally, by the peer, or on a keep-alive timeout) before the stream finished. Local to

@@ -1,6 +1,5 @@
 package dev.sluice.core;
 
-import dev.sluice.core.internal.RefCountedPayload;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;

@@ -2,7 +2,6 @@ package dev.sluice.core;
 
 import dev.sluice.core.exceptions.RejectedException;
 
-import dev.sluice.core.internal.GatedRSocket;
 import reactor.core.publisher.Mono;
 
 /**

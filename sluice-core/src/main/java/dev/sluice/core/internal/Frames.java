@@ -19,6 +19,11 @@ final class Frames {
             : buf.retainedSlice(PayloadSection.dataOffset(buf, off, len, start), dataLen);
         ByteBuf metadata = mdLen < 0 ? null : mdLen == 0 ? Unpooled.EMPTY_BUFFER
             : buf.retainedSlice(PayloadSection.metadataOffset(buf, off, start), mdLen);
-        return RefCountedPayload.create(data, metadata);
+        return Payload.create(data, metadata);
+    }
+
+    /** The metadata buffer, or null when absent (for the encoder, which must tell absent from empty). */
+    static ByteBuf metadataOrNull(Payload p) {
+        return p.hasMetadata() ? p.metadata() : null;
     }
 }

@@ -601,7 +601,7 @@ public final class RSocketConnection implements FrameHandler, Connection {
         ByteBuf md = r.takeMetadata();
         ByteBuf data = r.takeData();
         boolean hadMetadata = md != null || (r.firstFlags & FrameFlags.METADATA) != 0;
-        Payload payload = RefCountedPayload.create(data, md != null ? md : hadMetadata ? Unpooled.EMPTY_BUFFER
+        Payload payload = Payload.create(data, md != null ? md : hadMetadata ? Unpooled.EMPTY_BUFFER
             : null);
         boolean complete = (flags & FrameFlags.COMPLETE) != 0;
         if (r.frameType == FrameType.PAYLOAD) {
@@ -683,7 +683,7 @@ public final class RSocketConnection implements FrameHandler, Connection {
         }
         int mdIndex = MetadataPushFrame.metadataOffset(buf, off);
         int mdLen = MetadataPushFrame.metadataLength(buf, off, len);
-        Payload p = RefCountedPayload.create(null, mdLen == 0 ? Unpooled.EMPTY_BUFFER
+        Payload p = Payload.create(null, mdLen == 0 ? Unpooled.EMPTY_BUFFER
             : buf.retainedSlice(mdIndex, mdLen));
         try {
             handler.metadataPush(p).subscribe(Drain.INSTANCE);

@@ -81,7 +81,7 @@ final class RequesterFireAndForget extends Mono<Void> implements Subscription, R
                     return;
                 }
                 connection.writer().writePayloadBearing(FrameType.REQUEST_FNF, id, 0, 0,
-                    RefCountedPayload.metadataOrNull(p), p.data());
+                    Frames.metadataOrNull(p), p.data());
             }
         } finally {
             p.release();

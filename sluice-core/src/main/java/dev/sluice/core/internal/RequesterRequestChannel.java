@@ -134,7 +134,7 @@ final class RequesterRequestChannel extends Flux<Payload> implements Subscriptio
         outstanding = Demand.grant(0, n);
         try {
             connection.writer().writePayloadBearing(FrameType.REQUEST_CHANNEL, id, 0, n,
-                RefCountedPayload.metadataOrNull(p), p.data());
+                Frames.metadataOrNull(p), p.data());
         } finally {
             p.release();
         }
@@ -143,7 +143,7 @@ final class RequesterRequestChannel extends Flux<Payload> implements Subscriptio
     private void sendNext(Payload p) {
         try {
             connection.writer().writePayloadBearing(FrameType.PAYLOAD, streamId, FrameFlags.NEXT, 0,
-                RefCountedPayload.metadataOrNull(p), p.data());
+                Frames.metadataOrNull(p), p.data());
         } finally {
             p.release();
         }

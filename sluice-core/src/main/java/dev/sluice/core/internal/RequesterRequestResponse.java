@@ -74,7 +74,7 @@ final class RequesterRequestResponse extends Mono<Payload> implements Subscripti
         streamId = id;
         try {
             connection.writer().writePayloadBearing(FrameType.REQUEST_RESPONSE, id, 0, 0,
-                RefCountedPayload.metadataOrNull(p), p.data());
+                Frames.metadataOrNull(p), p.data());
         } finally {
             p.release();
         }

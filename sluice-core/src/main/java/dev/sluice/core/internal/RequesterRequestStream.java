@@ -107,7 +107,7 @@ final class RequesterRequestStream extends Flux<Payload> implements Subscription
         outstanding = Demand.grant(0, n);
         try {
             connection.writer().writePayloadBearing(FrameType.REQUEST_STREAM, id, 0, n,
-                RefCountedPayload.metadataOrNull(p), p.data());
+                Frames.metadataOrNull(p), p.data());
         } finally {
             p.release();
         }

@@ -73,7 +73,7 @@ final class ResponderRequestChannel implements CoreSubscriber<Payload>, Stream {
         signal(ResponderObserver.NEXT);
         try {
             connection.writer().writePayloadBearing(FrameType.PAYLOAD, streamId, FrameFlags.NEXT, 0,
-                RefCountedPayload.metadataOrNull(p), p.data());
+                Frames.metadataOrNull(p), p.data());
         } finally {
             p.release();
         }

@@ -135,7 +135,7 @@ final class ResponderRequestResponse implements CoreSubscriber<Payload>, Stream 
         observer.onFirstSignal(streamId, ResponderObserver.NEXT);
         try {
             connection.writer().writePayloadBearing(FrameType.PAYLOAD, streamId,
-                FrameFlags.NEXT | FrameFlags.COMPLETE, 0, RefCountedPayload.metadataOrNull(p), p.data());
+                FrameFlags.NEXT | FrameFlags.COMPLETE, 0, Frames.metadataOrNull(p), p.data());
         } finally {
             p.release();
         }

@@ -60,7 +60,7 @@ final class ResponderRequestStream implements CoreSubscriber<Payload>, Stream {
         }
         try {
             connection.writer().writePayloadBearing(FrameType.PAYLOAD, streamId, FrameFlags.NEXT, 0,
-                RefCountedPayload.metadataOrNull(p), p.data());
+                Frames.metadataOrNull(p), p.data());
         } finally {
             p.release();
         }

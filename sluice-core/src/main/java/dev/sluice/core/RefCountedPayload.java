@@ -1,6 +1,5 @@
-package dev.sluice.core.internal;
+package dev.sluice.core;
 
-import dev.sluice.core.Payload;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.util.AbstractReferenceCounted;
@@ -17,7 +16,7 @@ import io.netty.util.concurrent.FastThreadLocal;
  * time in request-response). Payloads made on one thread and released on another are simply allocated afresh
  * on the first and dropped past the cap on the second.
  */
-public final class RefCountedPayload extends AbstractReferenceCounted implements Payload {
+final class RefCountedPayload extends AbstractReferenceCounted implements Payload {
 
     /** Released payloads kept per thread: enough for a read burst's worth of requests. */
     private static final int POOL_CAPACITY = 1024;
@@ -35,7 +34,7 @@ public final class RefCountedPayload extends AbstractReferenceCounted implements
     }
 
     /** Takes ownership of both buffers; {@code data} null means empty, {@code metadata} null means absent. */
-    public static RefCountedPayload create(ByteBuf data, ByteBuf metadata) {
+    static RefCountedPayload create(ByteBuf data, ByteBuf metadata) {
         Pool pool = POOL.get();
         RefCountedPayload p;
         if (pool.size == 0) {
@@ -59,11 +58,6 @@ public final class RefCountedPayload extends AbstractReferenceCounted implements
     public ByteBuf metadata() {
         ensureAccessible();
         return metadata == null ? Unpooled.EMPTY_BUFFER : metadata;
-    }
-
-    /** The metadata buffer, or null when absent (for the encoder, which must tell absent from empty). */
-    public static ByteBuf metadataOrNull(Payload p) {
-        return p.hasMetadata() ? p.metadata() : null;
     }
 
     @Override

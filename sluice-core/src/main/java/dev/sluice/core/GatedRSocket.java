@@ -1,9 +1,5 @@
-package dev.sluice.core.internal;
+package dev.sluice.core;
 
-import dev.sluice.core.Payload;
-import dev.sluice.core.RSocket;
-import dev.sluice.core.RequestGate;
-import dev.sluice.core.RequestType;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -14,7 +10,7 @@ import reactor.core.publisher.Mono;
  * the handler (no operators added); after a wait, it goes when the gate's {@code Mono} completes; refused, its
  * payload is released and the gate's error (ERROR[REJECTED]) is the answer.
  */
-public final class GatedRSocket implements RSocket {
+final class GatedRSocket implements RSocket {
 
     /** What the gate sees for a channel, whose first payload is still inside its publisher. Never released. */
     private static final Payload CHANNEL_OPENING = RefCountedPayload.create(null, null);
@@ -22,7 +18,7 @@ public final class GatedRSocket implements RSocket {
     private final RSocket delegate;
     private final RequestGate gate;
 
-    public GatedRSocket(RSocket delegate, RequestGate gate) {
+    GatedRSocket(RSocket delegate, RequestGate gate) {
         this.delegate = delegate;
         this.gate = gate;
     }

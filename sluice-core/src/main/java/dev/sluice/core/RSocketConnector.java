@@ -1,8 +1,8 @@
 package dev.sluice.core;
 
 import dev.sluice.core.exceptions.ConnectionClosedException;
-import dev.sluice.core.internal.ConnectionConfig;
-import dev.sluice.core.internal.RSocketConnection;
+import dev.sluice.core.internal.connection.ConnectionConfig;
+import dev.sluice.core.internal.connection.RSocketConnection;
 import dev.sluice.core.transport.ClientTransport;
 import dev.sluice.core.transport.DuplexConnection;
 import dev.sluice.frame.SetupFrame;

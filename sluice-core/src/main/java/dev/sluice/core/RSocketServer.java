@@ -1,9 +1,9 @@
 package dev.sluice.core;
 
 import dev.sluice.core.exceptions.ConnectionClosedException;
-import dev.sluice.core.internal.ConnectionConfig;
-import dev.sluice.core.internal.RSocketConnection;
-import dev.sluice.core.internal.ServerSetup;
+import dev.sluice.core.internal.connection.ConnectionConfig;
+import dev.sluice.core.internal.connection.RSocketConnection;
+import dev.sluice.core.internal.connection.ServerSetup;
 import dev.sluice.core.transport.DuplexConnection;
 import dev.sluice.core.transport.ServerHandle;
 import dev.sluice.core.transport.ServerTransport;

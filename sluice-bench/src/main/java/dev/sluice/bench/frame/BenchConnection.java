@@ -2,8 +2,8 @@ package dev.sluice.bench.frame;
 
 import dev.sluice.core.Connection;
 import dev.sluice.core.RSocket;
-import dev.sluice.core.internal.ConnectionConfig;
-import dev.sluice.core.internal.RSocketConnection;
+import dev.sluice.core.internal.connection.ConnectionConfig;
+import dev.sluice.core.internal.connection.RSocketConnection;
 import dev.sluice.core.transport.DuplexConnection;
 import dev.sluice.core.transport.FrameHandler;
 import dev.sluice.frame.SetupFrame;

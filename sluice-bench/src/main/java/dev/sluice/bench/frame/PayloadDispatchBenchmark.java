@@ -3,7 +3,7 @@ package dev.sluice.bench.frame;
 import dev.sluice.core.Connection;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
-import dev.sluice.core.internal.RSocketConnection;
+import dev.sluice.core.internal.connection.RSocketConnection;
 import dev.sluice.frame.PayloadFrame;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;

@@ -2,7 +2,7 @@ package dev.sluice.bench.frame;
 
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
-import dev.sluice.core.internal.RSocketConnection;
+import dev.sluice.core.internal.connection.RSocketConnection;
 import dev.sluice.frame.RequestResponseFrame;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;

@@ -150,7 +150,7 @@ public final class RSocketConnector {
                 ClientLeaseConfigurer l = leases;
                 RSocketConnection c = RSocketConnection.client(dc, config, encodeSetup(dc), responder,
                     l == null ? null : l::configure, strictLease);
-                sink.success(c);
+                sink.success(c.requester());
             } catch (Throwable t) {
                 dc.close();
                 sink.error(t);

@@ -3,7 +3,6 @@ package dev.sluice.core.internal.connection;
 import dev.sluice.core.Connection;
 import dev.sluice.core.Lease;
 import dev.sluice.core.Leases;
-import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
 import dev.sluice.core.exceptions.ConnectionCloseException;
 import dev.sluice.core.exceptions.ConnectionClosedException;
@@ -13,10 +12,6 @@ import dev.sluice.core.exceptions.RejectedException;
 import dev.sluice.core.internal.keepalive.KeepAlive;
 import dev.sluice.core.internal.lease.ConnectionLeases;
 import dev.sluice.core.internal.stream.Errors;
-import dev.sluice.core.internal.stream.RequesterFireAndForget;
-import dev.sluice.core.internal.stream.RequesterRequestChannel;
-import dev.sluice.core.internal.stream.RequesterRequestResponse;
-import dev.sluice.core.internal.stream.RequesterRequestStream;
 import dev.sluice.core.transport.DuplexConnection;
 import dev.sluice.core.transport.FrameHandler;
 import dev.sluice.frame.ErrorCodes;
@@ -27,14 +22,11 @@ import dev.sluice.frame.LeaseFrame;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.net.SocketAddress;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.Function;
-import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
@@ -53,8 +45,12 @@ import reactor.core.scheduler.Schedulers;
  *
  * <p><b>Buffers.</b> Inbound frames are borrowed from the transport; payloads handed to handlers and subscribers
  * are retained slices of them (zero copy). Outbound frames are encoded into the writer's batch.
+ *
+ * <p>Longer than the other rooms on purpose: the connection's life is one state variable (awaiting SETUP,
+ * accepting, open, closing, closed), and every transition of it is kept here so that it can be read in one place;
+ * the work each state does lives in the rooms.
  */
-public final class RSocketConnection implements FrameHandler, Connection, KeepAlive.Peer, ConnectionLeases.Sender {
+public final class RSocketConnection implements FrameHandler, KeepAlive.Peer, ConnectionLeases.Sender {
 
     static final Logger log = LoggerFactory.getLogger(RSocketConnection.class);
 
@@ -71,9 +67,11 @@ public final class RSocketConnection implements FrameHandler, Connection, KeepAl
     private final ConnectionConfig config;
     private final StreamRegistry streams;
     private final InboundFrames inbound;
+    private final ConnectionRequester requester = new ConnectionRequester(this);
     private final Sinks.Empty<Void> closed = Sinks.empty();
     private final Sinks.Many<Long> rtt = Sinks.many().multicast().directBestEffort();
-    private final SetupHandler setupHandler;
+    /** Server connections only. */
+    private final ServerHandshake handshake;
 
     private volatile int state;
     private RSocket handler;
@@ -83,9 +81,6 @@ public final class RSocketConnection implements FrameHandler, Connection, KeepAl
     /** Client: the server has shown it accepted our SETUP (see onFrame); servers never read it. */
     private boolean established;
     private boolean inReadBurst;
-    private ArrayDeque<ByteBuf> queuedWhileAccepting;
-    private int queuedBytes;
-    private ScheduledFuture<?> deadlineTask;
     /** Written on the event loop before {@code closed} completes, which publishes it to other threads. */
     private Throwable closeCause;
 
@@ -95,7 +90,7 @@ public final class RSocketConnection implements FrameHandler, Connection, KeepAl
         this.loop = transport.executor();
         this.client = client;
         this.config = config;
-        this.setupHandler = setupHandler;
+        this.handshake = client ? null : new ServerHandshake(this, setupHandler, config.maxInboundPayloadSize());
         this.writer = new FrameWriter(transport, config.mtu());
         this.streams = new StreamRegistry(this, loop, writer, client);
         this.inbound = new InboundFrames(this, streams, config, client);
@@ -120,7 +115,7 @@ public final class RSocketConnection implements FrameHandler, Connection, KeepAl
                                            BiFunction<Flux<Long>, Scheduler, Leases> leases, boolean strict) {
         RSocketConnection c = new RSocketConnection(transport, true, config, null);
         c.state = OPEN;
-        c.handler = handlerFactory.apply(c);
+        c.handler = handlerFactory.apply(c.requester);
         ByteBuf out = c.writer.begin(setupFrame.readableBytes());
         out.writeBytes(setupFrame);
         setupFrame.release();
@@ -142,12 +137,7 @@ public final class RSocketConnection implements FrameHandler, Connection, KeepAl
                                            SetupHandler setup, Duration timeToFirstFrame) {
         RSocketConnection c = new RSocketConnection(transport, false, config, setup);
         c.state = AWAITING_SETUP;
-        c.deadlineTask = c.loop.schedule(() -> {
-            if (c.state == AWAITING_SETUP) {
-                c.connectionError(ErrorCodes.INVALID_SETUP,
-                    "no SETUP frame received within maxTimeToFirstFrame=" + timeToFirstFrame.toMillis() + " ms");
-            }
-        }, timeToFirstFrame.toNanos(), TimeUnit.NANOSECONDS);
+        c.handshake.startDeadline(timeToFirstFrame);
         transport.start(c);
         return c;
     }
@@ -156,12 +146,12 @@ public final class RSocketConnection implements FrameHandler, Connection, KeepAl
     // Server handshake (see ServerSetup)
 
     void onSetup(ByteBuf buf, int off, int len) {
-        setupHandler.onSetup(this, buf, off, len);
+        handshake.onSetup(buf, off, len);
     }
 
     /** SETUP was valid; the acceptor runs now. Frames that arrive meanwhile are queued. */
     void beginAccepting() {
-        cancelDeadline();
+        handshake.cancelDeadline();
         state = ACCEPTING;
     }
 
@@ -178,22 +168,10 @@ public final class RSocketConnection implements FrameHandler, Connection, KeepAl
             leases = new ConnectionLeases(leaseFactory.apply(scheduler()), config.nanoClock(), false, this,
                 streams::execute);
         }
-        ArrayDeque<ByteBuf> queued = queuedWhileAccepting;
-        queuedWhileAccepting = null;
-        if (queued != null) {
-            boolean burst = inReadBurst;
-            inReadBurst = true;
-            for (ByteBuf f; (f = queued.poll()) != null; ) {
-                try {
-                    if (state != CLOSED) {
-                        onFrame(f, f.readerIndex(), f.readableBytes());
-                    }
-                } finally {
-                    f.release();
-                }
-            }
-            inReadBurst = burst;
-        }
+        boolean burst = inReadBurst;
+        inReadBurst = true;
+        handshake.replayHeld();
+        inReadBurst = burst;
         if (!inReadBurst) {
             writer.flushNow();
         }
@@ -201,13 +179,8 @@ public final class RSocketConnection implements FrameHandler, Connection, KeepAl
 
     /** Refuses the connection with an ERROR on stream 0 and closes it. */
     void rejectSetup(int errorCode, String message) {
-        cancelDeadline();
+        handshake.cancelDeadline();
         connectionError(errorCode, message);
-    }
-
-    /** The requester view handed to a server's acceptor as the {@code sendingSocket}. */
-    public Connection requester() {
-        return this;
     }
 
     /** Runs {@code task} on the event loop: now if already there, else queued. */
@@ -233,7 +206,7 @@ public final class RSocketConnection implements FrameHandler, Connection, KeepAl
             writer.readBurstStarted();
         }
         if (s == ACCEPTING) {
-            queue(buf, off, len);
+            handshake.hold(buf, off, len);
             return;
         }
         if (!established && client && len >= FrameHeader.SIZE
@@ -265,19 +238,6 @@ public final class RSocketConnection implements FrameHandler, Connection, KeepAl
     public void onClose(Throwable cause) {
         terminate(cause != null ? new ConnectionClosedException("connection lost: " + cause.getMessage(), cause)
             : new ConnectionClosedException("connection closed by peer"));
-    }
-
-    private void queue(ByteBuf buf, int off, int len) {
-        if (queuedWhileAccepting == null) {
-            queuedWhileAccepting = new ArrayDeque<>();
-        }
-        queuedBytes += len;
-        if (queuedBytes > config.maxInboundPayloadSize()) {
-            connectionError(ErrorCodes.CONNECTION_ERROR, "more than " + config.maxInboundPayloadSize()
-                + " bytes of frames arrived while the server was still accepting the connection");
-            return;
-        }
-        queuedWhileAccepting.add(buf.retainedSlice(off, len));
     }
 
     /** An ERROR frame on stream 0. */
@@ -317,6 +277,10 @@ public final class RSocketConnection implements FrameHandler, Connection, KeepAl
 
     KeepAlive keepAlive() {
         return keepAlive;
+    }
+
+    EventExecutor loop() {
+        return loop;
     }
 
     ByteBufAllocator alloc() {
@@ -426,7 +390,9 @@ public final class RSocketConnection implements FrameHandler, Connection, KeepAl
         }
         state = CLOSED;
         closeCause = cause;
-        cancelDeadline();
+        if (handshake != null) {
+            handshake.close();
+        }
         if (keepAlive != null) {
             keepAlive.stop();
         }
@@ -434,11 +400,6 @@ public final class RSocketConnection implements FrameHandler, Connection, KeepAl
         writer.close();
         transport.close();
         streams.closeAll(cause);
-        if (queuedWhileAccepting != null) {
-            for (ByteBuf f; (f = queuedWhileAccepting.poll()) != null; ) {
-                f.release();
-            }
-        }
         if (leases != null) {
             leases.close();
         }
@@ -446,48 +407,19 @@ public final class RSocketConnection implements FrameHandler, Connection, KeepAl
         closed.tryEmitEmpty();
     }
 
-    private void cancelDeadline() {
-        if (deadlineTask != null) {
-            deadlineTask.cancel(false);
-            deadlineTask = null;
-        }
-    }
-
-    @Override
-    public Throwable closeCause() {
-        return closeCause;
-    }
-
     // =========================================================================================================
-    // Connection (the requester API)
+    // What the requester API (ConnectionRequester) reads
 
-    @Override
-    public Mono<Void> fireAndForget(Payload payload) {
-        return new RequesterFireAndForget(streams, payload, false);
+    /** The requester view: what a client's connect returns, and a server's acceptor gets as sendingSocket. */
+    public Connection requester() {
+        return requester;
     }
 
-    @Override
-    public Mono<Payload> requestResponse(Payload payload) {
-        return new RequesterRequestResponse(streams, payload);
+    StreamRegistry streams() {
+        return streams;
     }
 
-    @Override
-    public Flux<Payload> requestStream(Payload payload) {
-        return new RequesterRequestStream(streams, payload);
-    }
-
-    @Override
-    public Flux<Payload> requestChannel(Publisher<Payload> payloads) {
-        return new RequesterRequestChannel(streams, payloads);
-    }
-
-    @Override
-    public Mono<Void> metadataPush(Payload payload) {
-        return new RequesterFireAndForget(streams, payload, true);
-    }
-
-    @Override
-    public double availability() {
+    double availability() {
         int s = state;
         if (s != OPEN && s != ACCEPTING) {
             return 0.0;
@@ -496,13 +428,12 @@ public final class RSocketConnection implements FrameHandler, Connection, KeepAl
         return l == null ? 1.0 : l.availability();
     }
 
-    @Override
-    public Flux<Long> rtt() {
+    Flux<Long> rtt() {
         return rtt.asFlux();
     }
 
-    @Override
-    public Mono<Void> closeGracefully(Duration drainTimeout) {
+    /** Announces a graceful close (ERROR[CONNECTION_CLOSE]) and closes once drained, or after the timeout. */
+    void closeGracefully(Duration drainTimeout) {
         streams.execute(() -> {
             if (state != OPEN && state != ACCEPTING) {
                 return;
@@ -518,32 +449,31 @@ public final class RSocketConnection implements FrameHandler, Connection, KeepAl
                     drainTimeout.toNanos(), TimeUnit.NANOSECONDS);
             }
         });
-        return onClose();
     }
 
-    @Override
-    public boolean isDraining() {
+    boolean isDraining() {
         return state == CLOSING;
     }
 
-    @Override
-    public SocketAddress remoteAddress() {
+    SocketAddress remoteAddress() {
         return transport.remoteAddress();
     }
 
-    @Override
-    public Mono<Void> onClose() {
+    Mono<Void> onClose() {
         return closed.asMono();
     }
 
-    @Override
-    public void dispose() {
+    void dispose() {
         streams.execute(() -> terminate(new ConnectionClosedException("connection disposed")));
     }
 
-    @Override
-    public boolean isDisposed() {
+    boolean isDisposed() {
         return state == CLOSED;
+    }
+
+    /** Why the connection closed; null while open. Published to other threads by {@link #onClose}. */
+    Throwable closeCause() {
+        return closeCause;
     }
 
     @Override

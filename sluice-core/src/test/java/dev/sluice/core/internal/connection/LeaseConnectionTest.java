@@ -67,7 +67,7 @@ class LeaseConnectionTest {
         assertThat(connection.availability()).as("before the first lease").isEqualTo(0.0);
         transport.receive(lease(1000, 10));
         assertThat(connection.availability()).as("lease of 10").isEqualTo(1.0);
-        connection.requestResponse(Payload.create("x")).subscribe(Payload::release);
+        connection.requester().requestResponse(Payload.create("x")).subscribe(Payload::release);
         assertThat(connection.availability()).as("after one request").isEqualTo(0.9);
         now.addAndGet(1000 * MS);
         assertThat(connection.availability()).as("after the ttl").isEqualTo(0.0);
@@ -77,7 +77,7 @@ class LeaseConnectionTest {
     void requestsAreSentWithoutAPermitUnlessStrict() {
         connection = client(false);
         transport.takeWritten().forEach(ByteBuf::release);
-        connection.requestResponse(Payload.create("x")).subscribe(Payload::release, e -> { });
+        connection.requester().requestResponse(Payload.create("x")).subscribe(Payload::release, e -> { });
         assertThat(types(transport.takeWritten())).containsExactly(FrameType.REQUEST_RESPONSE);
     }
 
@@ -86,7 +86,7 @@ class LeaseConnectionTest {
         connection = client(true);
         transport.takeWritten().forEach(ByteBuf::release);
         AtomicReference<Throwable> error = new AtomicReference<>();
-        connection.requestResponse(Payload.create("x")).subscribe(Payload::release, error::set);
+        connection.requester().requestResponse(Payload.create("x")).subscribe(Payload::release, error::set);
         assertThat(error.get()).hasMessageStartingWith("lease_expired");
         assertThat(transport.takeWritten()).as("nothing sent").isEmpty();
     }
@@ -113,7 +113,7 @@ class LeaseConnectionTest {
         connection = RSocketConnection.client(transport, shortDrain, setup, c -> new RSocket() { },
             (rtt, scheduler) -> Leases.none(), false);
         AtomicReference<Throwable> error = new AtomicReference<>();
-        connection.requestResponse(Payload.create("x")).subscribe(Payload::release, error::set);
+        connection.requester().requestResponse(Payload.create("x")).subscribe(Payload::release, error::set);
         ByteBuf close = PooledByteBufAllocator.DEFAULT.buffer();
         ErrorFrame.encode(close, 0, ErrorCodes.CONNECTION_CLOSE, "bye");
         transport.receive(close);

@@ -63,7 +63,7 @@ public final class RequesterRequestChannel extends Flux<Payload> implements Subs
 
     @Override
     public void request(long n) {
-        if (n > 0 && StreamState.demand(StreamState.addDemand(STATE, this, n)) == 0) {
+        if (n > 0 && StreamState.wasIdle(StreamState.addDemand(STATE, this, n))) {
             host.execute(this);
         }
     }

@@ -49,7 +49,7 @@ public final class RequesterRequestResponse extends Mono<Payload> implements Sub
 
     @Override
     public void request(long n) {
-        if (n > 0 && StreamState.demand(StreamState.addDemand(STATE, this, n)) == 0) {
+        if (n > 0 && StreamState.wasIdle(StreamState.addDemand(STATE, this, n))) {
             host.execute(this);
         }
     }

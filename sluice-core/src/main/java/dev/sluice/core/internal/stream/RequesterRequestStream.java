@@ -61,7 +61,7 @@ public final class RequesterRequestStream extends Flux<Payload> implements Subsc
                 "request(n) needs n > 0 (Reactive Streams rule 3.9), got " + n), actual.currentContext()));
             return;
         }
-        if (StreamState.demand(StreamState.addDemand(STATE, this, n)) == 0) {
+        if (StreamState.wasIdle(StreamState.addDemand(STATE, this, n))) {
             host.execute(this);
         }
     }

@@ -217,7 +217,7 @@ public final class ResponderRequestChannel extends LoopSubscriber implements Str
 
         @Override
         public void request(long n) {
-            if (n > 0 && StreamState.demand(StreamState.addDemand(STATE, ResponderRequestChannel.this, n)) == 0) {
+            if (n > 0 && StreamState.wasIdle(StreamState.addDemand(STATE, ResponderRequestChannel.this, n))) {
                 host.execute(this);
             }
         }
@@ -294,8 +294,13 @@ public final class ResponderRequestChannel extends LoopSubscriber implements Str
         }
 
         private void complete() {
-            if (!isInboundDone(StreamState.markInboundDone(STATE, ResponderRequestChannel.this))) {
-                actual.onComplete();
+            long prev = StreamState.markInboundDone(STATE, ResponderRequestChannel.this);
+            if (!isInboundDone(prev)) {
+                // A handler that cancelled gets nothing more, even when the requester's COMPLETE beat the cancel's
+                // task to the event loop; that task then finds the side done and sends no CANCEL.
+                if (!StreamState.isCancelled(prev)) {
+                    actual.onComplete();
+                }
                 finishIfBothDone();
             }
         }

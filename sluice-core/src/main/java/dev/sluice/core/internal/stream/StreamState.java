@@ -48,7 +48,7 @@ public final class StreamState {
 
     /**
      * Adds {@code n} (&gt; 0) to the demand, saturating at {@link #UNBOUNDED}; no-op once cancelled or terminated.
-     * The caller that sees demand 0 in the returned state schedules the event loop's work.
+     * The caller for whom the returned state {@link #wasIdle} schedules the event loop's work.
      */
     public static <T> long addDemand(AtomicLongFieldUpdater<T> updater, T stream, long n) {
         for (;;) {
@@ -64,6 +64,14 @@ public final class StreamState {
                 return s;
             }
         }
+    }
+
+    /**
+     * Whether an {@link #addDemand} that returned {@code previous} raised the demand from 0 on a live stream: only
+     * then is there work no task is queued for yet. A request after a cancel added nothing and schedules nothing.
+     */
+    public static boolean wasIdle(long previous) {
+        return (previous & DEMAND_MASK) == 0 && canSignal(previous);
     }
 
     /** Takes the demand (leaves 0); read it from the returned state with {@link #demand}. */

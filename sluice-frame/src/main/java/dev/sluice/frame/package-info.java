@@ -24,7 +24,8 @@
  *       {@link dev.sluice.frame.FrameHeader#MAX_FRAME_LENGTH}.</li>
  *   <li><b>Demand</b> is a {@code long}: encoders write values &ge; 2^31-1 as 2^31-1 and refuse values &lt; 1;
  *       readers return {@link java.lang.Long#MAX_VALUE} (unbounded) for the wire's 2^31-1, as rsocket-java does.
- *       u31 fields and u63 positions have their reserved top bit masked on read.</li>
+ *       u31 fields and u63 positions have their reserved top bit masked on read. {@link dev.sluice.frame.Demand}
+ *       holds that mapping and the saturating arithmetic the engine counts credits with.</li>
  * </ul>
  *
  * <p>Everything here is stateless and thread-safe, as long as nobody writes the bytes being read.

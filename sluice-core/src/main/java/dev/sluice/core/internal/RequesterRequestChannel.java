@@ -3,6 +3,7 @@ package dev.sluice.core.internal;
 import dev.sluice.core.exceptions.InvalidException;
 import dev.sluice.core.Payload;
 import dev.sluice.core.exceptions.RSocketErrorException;
+import dev.sluice.frame.Demand;
 import dev.sluice.frame.FrameFlags;
 import dev.sluice.frame.FrameType;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;

@@ -74,7 +74,7 @@ public final class FrameValidator {
                 return minLength(type, len, KeepAliveFrame.DATA_OFFSET);
             case FrameType.REQUEST_RESPONSE:
             case FrameType.REQUEST_FNF:
-                return payloadSection(buf, off, len, type, FrameHeader.SIZE);
+                return payloadSection(buf, off, len, type, PayloadBearingLayout.payloadStart(type));
             case FrameType.REQUEST_STREAM:
             case FrameType.REQUEST_CHANNEL:
                 return requestWithDemand(buf, off, len, type);
@@ -87,7 +87,7 @@ public final class FrameValidator {
                         && !FrameHeader.hasFlag(buf, off, FrameFlags.COMPLETE)) {
                     return "PAYLOAD with neither NEXT nor COMPLETE";
                 }
-                return payloadSection(buf, off, len, type, PayloadFrame.PAYLOAD_START);
+                return payloadSection(buf, off, len, type, PayloadBearingLayout.payloadStart(type));
             case FrameType.ERROR:
                 return error(buf, off, len);
             case FrameType.METADATA_PUSH:
@@ -157,14 +157,15 @@ public final class FrameValidator {
     }
 
     private static String requestWithDemand(ByteBuf buf, int off, int len, int type) {
-        String tooShort = minLength(type, len, RequestStreamFrame.PAYLOAD_START);
+        int payloadStart = PayloadBearingLayout.payloadStart(type);
+        String tooShort = minLength(type, len, payloadStart);
         if (tooShort != null) {
             return tooShort;
         }
-        if ((buf.getInt(off + RequestStreamFrame.INITIAL_REQUEST_N_OFFSET) & 0x7FFFFFFF) == 0) {
+        if ((buf.getInt(off + PayloadBearingLayout.FIELD_OFFSET) & 0x7FFFFFFF) == 0) {
             return FrameType.name(type) + " with initialRequestN=0";
         }
-        return payloadSection(buf, off, len, type, RequestStreamFrame.PAYLOAD_START);
+        return payloadSection(buf, off, len, type, payloadStart);
     }
 
     private static String requestN(ByteBuf buf, int off, int len) {
@@ -198,14 +199,14 @@ public final class FrameValidator {
     }
 
     private static String ext(ByteBuf buf, int off, int len) {
-        String tooShort = minLength(FrameType.EXT, len, ExtFrame.PAYLOAD_START);
+        String tooShort = minLength(FrameType.EXT, len, PayloadBearingLayout.payloadStart(FrameType.EXT));
         if (tooShort != null) {
             return tooShort;
         }
         if (ExtFrame.extendedType(buf, off) == 0) {
             return "EXT with extendedType=0";
         }
-        return payloadSection(buf, off, len, FrameType.EXT, ExtFrame.PAYLOAD_START);
+        return payloadSection(buf, off, len, FrameType.EXT, PayloadBearingLayout.payloadStart(FrameType.EXT));
     }
 
     /** Checks the {@link PayloadSection} starting {@code start} bytes into the frame. */

@@ -36,7 +36,8 @@ public final class FrameHeader {
     /** Offset of the type-and-flags field from the frame start. */
     public static final int TYPE_AND_FLAGS_OFFSET = 4;
 
-    private static final int TYPE_SHIFT = 10;
+    /** The type sits above the 10 flag bits of the type-and-flags field. */
+    static final int TYPE_SHIFT = 10;
 
     private FrameHeader() {
     }

@@ -22,7 +22,7 @@ import io.netty.buffer.ByteBuf;
  * <p>REQUEST_RESPONSE, REQUEST_FNF and PAYLOAD have no field, so their payload starts 6 bytes into the frame;
  * REQUEST_STREAM and REQUEST_CHANNEL carry their initial request N there and EXT its extended type, so theirs
  * starts at 10. {@link #payloadStart} is where that is decided; the public facades ({@link RequestResponseFrame} and
- * the others) take their {@code PAYLOAD_START} from it, and so does {@link FrameValidator}.
+ * the others) take their {@code PAYLOAD_START} from it, and so do {@link FrameValidator} and {@link FrameReader}.
  *
  * <p>{@link #encode} checks the arguments the way each type needs (stream id, demand, extended type, PAYLOAD's N
  * or C, the ranges, the frame limit) before it writes the first byte, so a refused frame leaves {@code out} as it

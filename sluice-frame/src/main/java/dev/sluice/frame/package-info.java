@@ -1,7 +1,9 @@
 /**
  * The RSocket wire format: one small final class per frame type (its layout diagram in the Javadoc, static methods
  * only), plus the shared {@link dev.sluice.frame.FrameHeader}, {@link dev.sluice.frame.PayloadSection},
- * {@link dev.sluice.frame.FrameValidator} and {@link dev.sluice.frame.FrameDump}.
+ * {@link dev.sluice.frame.FrameValidator} and {@link dev.sluice.frame.FrameDump}; and
+ * {@link dev.sluice.frame.FrameReader}, which validates a received frame and calls one method of its
+ * {@code Handler} per frame type with the fields decoded.
  *
  * <h2>Conventions</h2>
  * <ul>

@@ -3,7 +3,8 @@
  * only), plus the shared {@link dev.sluice.frame.FrameHeader}, {@link dev.sluice.frame.PayloadSection},
  * {@link dev.sluice.frame.FrameValidator} and {@link dev.sluice.frame.FrameDump}; and
  * {@link dev.sluice.frame.FrameReader}, which validates a received frame and calls one method of its
- * {@code Handler} per frame type with the fields decoded.
+ * {@code Handler} per frame type with the fields decoded; {@link dev.sluice.frame.Fragmenter}, which splits an
+ * outbound payload into fragments for a {@link dev.sluice.frame.FrameSink}.
  *
  * <h2>Conventions</h2>
  * <ul>
@@ -20,7 +21,8 @@
  *       moved or released. {@code null} metadata means no metadata (M clear); an empty buffer means empty metadata
  *       (M set, length 0). {@code null} data means empty data.</li>
  *   <li><b>Fragments.</b> The payload-bearing request frames and PAYLOAD also take {@code (src, index, length)}
- *       ranges (metadata length -1 for none), so a fragmenter can emit part of a payload without slices.</li>
+ *       ranges (metadata length -1 for none), so {@link dev.sluice.frame.Fragmenter} emits part of a payload
+ *       without slices.</li>
  *   <li><b>Lengths.</b> Each encoder has {@code encodedLength} companions that return the exact byte count and
  *       never throw (they saturate at {@link java.lang.Integer#MAX_VALUE}); the encoders refuse frames longer than
  *       {@link dev.sluice.frame.FrameHeader#MAX_FRAME_LENGTH}.</li>

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The hot-path promise, checked with the JVM's per-thread allocation counter: validating a frame, reading its
  * fields, dispatching it through {@link FrameReader} and walking its composite and routing metadata allocate
- * nothing; so does encoding into a buffer that has room. (JMH {@code -prof gc} in sluice-bench is the finer
- * instrument; this guards against regressions in CI.)
+ * nothing; so do encoding into a buffer that has room and fragmenting into a sink. (JMH {@code -prof gc} in
+ * sluice-bench is the finer instrument; this guards against regressions in CI.)
  *
  * <p>The frames live in plain wrapped arrays: Netty's paranoid leak detector, on in tests, records a stack trace
  * on every access to the buffers it tracks, which would be the only allocation measured.
@@ -106,6 +106,35 @@ class ZeroAllocationTest {
             sink += RequestResponseFrame.encode(out, 7, false, null, data);
             sink += CancelFrame.encode(out, 7);
             sink += ErrorFrame.encode(out, 7, ErrorCodes.REJECTED, "lease_exhausted");
+        };
+
+        long allocated = allocatedBy(work);
+
+        assertThat(allocated).as("fewest bytes allocated by %d iterations", MEASURED).isLessThan(SLACK_BYTES);
+    }
+
+    @Test
+    void fragmentingIntoARoomySinkAllocatesNothing() {
+        ByteBuf out = Unpooled.wrappedBuffer(new byte[1024]);
+        ByteBuf metadata = Unpooled.wrappedBuffer(new byte[100]);
+        ByteBuf data = Unpooled.wrappedBuffer(new byte[300]);
+        FrameSink into = new FrameSink() {
+            @Override
+            public ByteBuf begin(int sizeHint) {
+                sink += sizeHint;
+                return out;
+            }
+
+            @Override
+            public void end() {
+                sink++;
+            }
+        };
+
+        Runnable work = () -> {
+            out.clear();
+            Fragmenter.write(into, 64, FrameType.REQUEST_CHANNEL, 5, FrameFlags.COMPLETE, 16, metadata, data);
+            Fragmenter.write(into, 0, FrameType.PAYLOAD, 5, FrameFlags.NEXT, 0, null, data);
         };
 
         long allocated = allocatedBy(work);

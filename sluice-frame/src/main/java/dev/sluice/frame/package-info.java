@@ -4,7 +4,8 @@
  * {@link dev.sluice.frame.FrameValidator} and {@link dev.sluice.frame.FrameDump}; and
  * {@link dev.sluice.frame.FrameReader}, which validates a received frame and calls one method of its
  * {@code Handler} per frame type with the fields decoded; {@link dev.sluice.frame.Fragmenter}, which splits an
- * outbound payload into fragments for a {@link dev.sluice.frame.FrameSink}.
+ * outbound payload into fragments for a {@link dev.sluice.frame.FrameSink}, and
+ * {@link dev.sluice.frame.FragmentAssembler}, which joins received fragments back.
  *
  * <h2>Conventions</h2>
  * <ul>

@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.embedded.EmbeddedChannel;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -150,6 +151,25 @@ class FrameDecoderTest {
         assertThat(recorder.frames).containsExactly(frame(1), frame(300));
     }
 
+    @Test
+    void decodingStopsWhenTheEngineClosesTheChannelMidRead() {
+        recorder.closeOnFrame = channel;
+        decoder.handler(recorder);
+        byte[] stream = threeFrames();
+        read(stream, 0, stream.length);
+        // Netty decodes the buffered rest once more as the channel goes inactive; none of it reaches the engine.
+        assertThat(recorder.frames).containsExactly(frame(6));
+        assertThat(recorder.closes).containsExactly("closed: null");
+    }
+
+    @Test
+    void anExceptionInThePipelineClosesTheConnectionAndIsReportedOnce() {
+        decoder.handler(recorder);
+        channel.pipeline().fireExceptionCaught(new IOException("connection reset"));
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(recorder.closes).containsExactly("closed: java.io.IOException: connection reset");
+    }
+
     /** Notes what the decoder hands over; copies frames, so it keeps no buffer. */
     private static final class Recorder implements FrameHandler {
         final List<byte[]> frames = new ArrayList<>();
@@ -157,11 +177,15 @@ class FrameDecoderTest {
         final List<String> errors = new ArrayList<>();
         final List<String> closes = new ArrayList<>();
         int readCompletes;
+        EmbeddedChannel closeOnFrame;
 
         @Override
         public void onFrame(ByteBuf buf, int offset, int length) {
             frames.add(ByteBufUtil.getBytes(buf, offset, length));
             events.add("frame " + length);
+            if (closeOnFrame != null) {
+                closeOnFrame.close();
+            }
         }
 
         @Override

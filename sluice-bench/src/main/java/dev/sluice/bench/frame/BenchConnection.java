@@ -2,8 +2,8 @@ package dev.sluice.bench.frame;
 
 import dev.sluice.core.Connection;
 import dev.sluice.core.RSocket;
-import dev.sluice.core.internal.ConnectionConfig;
-import dev.sluice.core.internal.RSocketConnection;
+import dev.sluice.core.internal.connection.ConnectionConfig;
+import dev.sluice.core.internal.connection.RSocketConnection;
 import dev.sluice.core.transport.DuplexConnection;
 import dev.sluice.core.transport.FrameHandler;
 import dev.sluice.frame.SetupFrame;
@@ -31,7 +31,7 @@ final class BenchConnection implements DuplexConnection {
      * A client connection over a new stand-in, its SETUP sent, serving {@code handler} — a benchmark plays the
      * server by feeding it frames (the server's requests use even stream ids).
      */
-    static RSocketConnection connect(BenchConnection transport, Function<Connection, RSocket> handler) {
+    static Connection connect(BenchConnection transport, Function<Connection, RSocket> handler) {
         ByteBuf setup = PooledByteBufAllocator.DEFAULT.buffer();
         SetupFrame.encode(setup, false, 60_000, 300_000, null, "application/binary", "application/binary", null,
             null);
@@ -39,7 +39,7 @@ final class BenchConnection implements DuplexConnection {
             Duration.ofSeconds(300));
         RSocketConnection c = RSocketConnection.client(transport, config, setup, handler);
         transport.runPendingTasks();
-        return c;
+        return c.requester();
     }
 
     @Override
@@ -62,8 +62,12 @@ final class BenchConnection implements DuplexConnection {
         return true;
     }
 
+    /** The engine's inbound side, which benchmarks feed frames to. */
+    FrameHandler handler;
+
     @Override
     public void start(FrameHandler handler) {
+        this.handler = handler;
     }
 
     @Override

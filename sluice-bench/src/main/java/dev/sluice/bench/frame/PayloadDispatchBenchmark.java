@@ -3,7 +3,6 @@ package dev.sluice.bench.frame;
 import dev.sluice.core.Connection;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
-import dev.sluice.core.internal.RSocketConnection;
 import dev.sluice.frame.PayloadFrame;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -41,7 +40,7 @@ public class PayloadDispatchBenchmark {
     int payloadSize;
 
     private BenchConnection transport;
-    private RSocketConnection connection;
+    private Connection connection;
     private ByteBuf frame;
     private int frameLength;
     private long received;
@@ -50,7 +49,7 @@ public class PayloadDispatchBenchmark {
     public void setUp() {
         transport = new BenchConnection();
         connection = BenchConnection.connect(transport, c -> new RSocket() { });
-        ((Connection) connection).requestStream(Payload.create("go")).subscribe(new CoreSubscriber<Payload>() {
+        connection.requestStream(Payload.create("go")).subscribe(new CoreSubscriber<Payload>() {
             @Override
             public void onSubscribe(Subscription s) {
                 s.request(Long.MAX_VALUE);
@@ -91,7 +90,7 @@ public class PayloadDispatchBenchmark {
 
     @Benchmark
     public long decodeAndDispatch() {
-        connection.onFrame(frame, 0, frameLength);
+        transport.handler.onFrame(frame, 0, frameLength);
         return received;
     }
 }

@@ -1,8 +1,8 @@
 package dev.sluice.bench.frame;
 
+import dev.sluice.core.Connection;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
-import dev.sluice.core.internal.RSocketConnection;
 import dev.sluice.frame.RequestStreamFrame;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -46,7 +46,7 @@ public class PayloadEncodeBenchmark {
     int payloadSize;
 
     private BenchConnection transport;
-    private RSocketConnection connection;
+    private Connection connection;
     private ByteBuf template;
     private Subscriber<? super Payload> emitter;
     private int sinceFlush;
@@ -77,8 +77,8 @@ public class PayloadEncodeBenchmark {
         ByteBuf request = PooledByteBufAllocator.DEFAULT.directBuffer();
         RequestStreamFrame.encode(request, 2, false, Integer.MAX_VALUE, null,
             PooledByteBufAllocator.DEFAULT.buffer(0));
-        connection.onFrame(request, 0, request.readableBytes());
-        connection.onReadComplete();
+        transport.handler.onFrame(request, 0, request.readableBytes());
+        transport.handler.onReadComplete();
         request.release();
         transport.runPendingTasks();
         if (emitter == null) {
@@ -103,7 +103,7 @@ public class PayloadEncodeBenchmark {
         emitter.onNext(Payload.create(template.retainedDuplicate()));
         if (++sinceFlush == PER_FLUSH) {
             sinceFlush = 0;
-            connection.onReadComplete();
+            transport.handler.onReadComplete();
         }
         return transport.flushes;
     }

@@ -1,8 +1,8 @@
 package dev.sluice.bench.frame;
 
+import dev.sluice.core.Connection;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
-import dev.sluice.core.internal.RSocketConnection;
 import dev.sluice.frame.RequestResponseFrame;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -44,7 +44,7 @@ public class ResponderRequestResponseBenchmark {
     int payloadSize;
 
     private BenchConnection transport;
-    private RSocketConnection connection;
+    private Connection connection;
     private ByteBuf template;
     private ByteBuf requests;
     private int frameLength;
@@ -88,10 +88,10 @@ public class ResponderRequestResponseBenchmark {
         // The peer (a server) uses even stream ids; each request gets a fresh one, as on the wire.
         requests.setInt(0, streamId);
         streamId = streamId >= Integer.MAX_VALUE - 2 ? 2 : streamId + 2;
-        connection.onFrame(requests, 0, frameLength);
+        transport.handler.onFrame(requests, 0, frameLength);
         if (++sinceFlush == PER_FLUSH) {
             sinceFlush = 0;
-            connection.onReadComplete();
+            transport.handler.onReadComplete();
         }
         return transport.flushes;
     }

@@ -3,12 +3,9 @@ package dev.sluice.core.internal.connection;
 import dev.sluice.core.transport.DuplexConnection;
 import dev.sluice.frame.FrameFlags;
 import dev.sluice.frame.FrameHeader;
+import dev.sluice.frame.FrameSink;
 import dev.sluice.frame.FrameType;
-import dev.sluice.frame.PayloadFrame;
-import dev.sluice.frame.RequestChannelFrame;
-import dev.sluice.frame.RequestFnfFrame;
-import dev.sluice.frame.RequestResponseFrame;
-import dev.sluice.frame.RequestStreamFrame;
+import dev.sluice.frame.Fragmenter;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -21,7 +18,7 @@ import io.netty.buffer.ByteBuf;
  * ({@link #flushNow}); frames written from a task (a request from another thread, a timer) schedule one flush
  * task behind the tasks already queued, which batches everything those tasks write.
  */
-final class FrameWriter implements Runnable {
+final class FrameWriter implements Runnable, FrameSink {
 
     /** A batch is handed to the transport once it holds this much, even mid-turn, to bound its size. */
     static final int BATCH_BYTES = 64 * 1024;
@@ -54,7 +51,8 @@ final class FrameWriter implements Runnable {
     }
 
     /** Starts a frame of about {@code sizeHint} bytes (prefix excluded) and returns the buffer to encode into. */
-    ByteBuf begin(int sizeHint) {
+    @Override
+    public ByteBuf begin(int sizeHint) {
         int needed = sizeHint + LENGTH_PREFIX;
         if (batch != null && (!prefixed || batch.writableBytes() < needed)) {
             handOver();
@@ -70,7 +68,8 @@ final class FrameWriter implements Runnable {
     }
 
     /** Finishes the frame started by {@link #begin}. */
-    void end() {
+    @Override
+    public void end() {
         boolean full = true;
         int header = frameStart;
         if (prefixed) {
@@ -168,83 +167,13 @@ final class FrameWriter implements Runnable {
 
     /**
      * Writes a REQUEST_* or PAYLOAD frame carrying {@code metadata} (null = absent) and {@code data}, split into
-     * fragments when it does not fit the MTU. Borrows both buffers.
+     * fragments when it does not fit the MTU (see {@link Fragmenter}). Borrows both buffers.
      *
      * @param flags for PAYLOAD: {@link FrameFlags#NEXT} / {@link FrameFlags#COMPLETE}; for REQUEST_CHANNEL:
      *              {@link FrameFlags#COMPLETE}; ignored otherwise
      */
     void writePayloadBearing(int frameType, int streamId, int flags, long initialRequestN,
                              ByteBuf metadata, ByteBuf data) {
-        int mdLen = metadata == null ? -1 : metadata.readableBytes();
-        int mdIndex = metadata == null ? 0 : metadata.readerIndex();
-        int dataLen = data.readableBytes();
-        int dataIndex = data.readerIndex();
-        int fixed = fixedHeaderLength(frameType);
-        int whole = fixed + (mdLen >= 0 ? 3 + mdLen : 0) + dataLen;
-        if (mtu == 0 || whole + LENGTH_PREFIX <= mtu) {
-            ByteBuf out = begin(whole);
-            encode(out, frameType, streamId, false, flags, initialRequestN, metadata, mdIndex, mdLen, data,
-                dataIndex, dataLen);
-            end();
-            return;
-        }
-        int type = frameType;
-        boolean first = true;
-        int mdLeft = Math.max(mdLen, 0);
-        int dataLeft = dataLen;
-        boolean hasMetadata = mdLen >= 0;
-        while (true) {
-            int header = first ? fixed : FrameHeader.SIZE;
-            int room = mtu - LENGTH_PREFIX - header;
-            int mdTake = 0;
-            boolean mdInThis = hasMetadata && (mdLeft > 0 || first);
-            if (mdInThis) {
-                room -= 3;
-                mdTake = Math.min(mdLeft, room);
-                room -= mdTake;
-            }
-            int dataTake = mdLeft - mdTake > 0 ? 0 : Math.min(dataLeft, room);
-            mdLeft -= mdTake;
-            dataLeft -= dataTake;
-            boolean follows = mdLeft > 0 || dataLeft > 0;
-            // COMPLETE belongs to the last fragment only; follow-on fragments are PAYLOAD frames marked NEXT.
-            int fragFlags = first
-                ? (follows ? flags & ~FrameFlags.COMPLETE : flags)
-                : FrameFlags.NEXT | (follows ? 0 : flags & FrameFlags.COMPLETE);
-            ByteBuf out = begin(header + (mdInThis ? 3 : 0) + mdTake + dataTake);
-            encode(out, type, streamId, follows, fragFlags, initialRequestN, mdInThis ? metadata : null, mdIndex,
-                mdInThis ? mdTake : -1, data, dataIndex, dataTake);
-            end();
-            mdIndex += mdTake;
-            dataIndex += dataTake;
-            if (!follows) {
-                return;
-            }
-            first = false;
-            type = FrameType.PAYLOAD;
-        }
-    }
-
-    private static int fixedHeaderLength(int frameType) {
-        return frameType == FrameType.REQUEST_STREAM || frameType == FrameType.REQUEST_CHANNEL
-            ? FrameHeader.SIZE + 4 : FrameHeader.SIZE;
-    }
-
-    private static void encode(ByteBuf out, int type, int streamId, boolean follows, int flags, long n,
-                               ByteBuf md, int mdIndex, int mdLen, ByteBuf data, int dataIndex, int dataLen) {
-        switch (type) {
-            case FrameType.REQUEST_RESPONSE ->
-                RequestResponseFrame.encode(out, streamId, follows, md, mdIndex, mdLen, data, dataIndex, dataLen);
-            case FrameType.REQUEST_FNF ->
-                RequestFnfFrame.encode(out, streamId, follows, md, mdIndex, mdLen, data, dataIndex, dataLen);
-            case FrameType.REQUEST_STREAM ->
-                RequestStreamFrame.encode(out, streamId, follows, n, md, mdIndex, mdLen, data, dataIndex, dataLen);
-            case FrameType.REQUEST_CHANNEL -> RequestChannelFrame.encode(out, streamId, follows,
-                (flags & FrameFlags.COMPLETE) != 0, n, md, mdIndex, mdLen, data, dataIndex, dataLen);
-            case FrameType.PAYLOAD -> PayloadFrame.encode(out, streamId, follows,
-                (flags & FrameFlags.COMPLETE) != 0, (flags & FrameFlags.NEXT) != 0, md, mdIndex, mdLen, data,
-                dataIndex, dataLen);
-            default -> throw new IllegalArgumentException("not a payload-bearing frame type: " + type);
-        }
+        Fragmenter.write(this, mtu, frameType, streamId, flags, initialRequestN, metadata, data);
     }
 }

@@ -1,17 +1,18 @@
 package dev.sluice.core.internal.connection;
 
 import dev.sluice.core.internal.lease.ResponderObserver;
+import dev.sluice.frame.FragmentAssembler;
 import dev.sluice.frame.FrameType;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.CompositeByteBuf;
 
 /**
- * The fragments of one payload received so far (frames with the F flag), joined without copying into composite
- * buffers, bounded by the connection's maximum reassembled payload size.
+ * One payload being reassembled from fragments: its buffers in a {@link FragmentAssembler} (joined without
+ * copying, bounded by the connection's maximum reassembled payload size), and what the engine needs to act on it
+ * once complete: the first fragment's type, flags and demand, and the request's lease statistics.
  *
- * <p>Event-loop confined. Owns its composites until {@link #takeMetadata}/{@link #takeData} hand them over, or
- * {@link #release} drops them.
+ * <p>Event-loop confined. Owns the assembler's buffers until {@link #takeMetadata}/{@link #takeData} hand them
+ * over, or {@link #release} drops them.
  */
 final class Reassembly {
 
@@ -25,17 +26,14 @@ final class Reassembly {
     /** For a request: the lease statistics of its response. */
     final ResponderObserver observer;
 
-    private final int maxBytes;
-    private CompositeByteBuf metadata;
-    private CompositeByteBuf data;
-    private long size;
+    private final FragmentAssembler buffers;
 
     Reassembly(int frameType, long initialRequestN, int firstFlags, int maxBytes, ResponderObserver observer) {
         this.frameType = frameType;
         this.observer = observer;
         this.initialRequestN = initialRequestN;
         this.firstFlags = firstFlags;
-        this.maxBytes = maxBytes;
+        this.buffers = new FragmentAssembler(maxBytes);
     }
 
     /**
@@ -44,40 +42,17 @@ final class Reassembly {
      * @return null, or a message when the payload would exceed the bound
      */
     String add(ByteBufAllocator alloc, ByteBuf buf, int mdIndex, int mdLen, int dataIndex, int dataLen) {
-        long next = size + Math.max(mdLen, 0) + dataLen;
-        if (next > maxBytes) {
-            return "reassembled payload exceeds maxInboundPayloadSize: " + next + " > " + maxBytes + " bytes";
-        }
-        size = next;
-        if (mdLen >= 0) {
-            if (metadata == null) {
-                metadata = alloc.compositeBuffer(Integer.MAX_VALUE);
-            }
-            if (mdLen > 0) {
-                metadata.addComponent(true, buf.retainedSlice(mdIndex, mdLen));
-            }
-        }
-        if (dataLen > 0) {
-            if (data == null) {
-                data = alloc.compositeBuffer(Integer.MAX_VALUE);
-            }
-            data.addComponent(true, buf.retainedSlice(dataIndex, dataLen));
-        }
-        return null;
+        return buffers.add(alloc, buf, mdIndex, mdLen, dataIndex, dataLen);
     }
 
     /** The joined metadata (null if no fragment had any); the caller owns it. */
     ByteBuf takeMetadata() {
-        ByteBuf m = metadata;
-        metadata = null;
-        return m;
+        return buffers.takeMetadata();
     }
 
     /** The joined data (null if empty); the caller owns it. */
     ByteBuf takeData() {
-        ByteBuf d = data;
-        data = null;
-        return d;
+        return buffers.takeData();
     }
 
     /**
@@ -93,13 +68,6 @@ final class Reassembly {
     }
 
     void release() {
-        if (metadata != null) {
-            metadata.release();
-            metadata = null;
-        }
-        if (data != null) {
-            data.release();
-            data = null;
-        }
+        buffers.release();
     }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.core.internal.stream;
 
+import dev.sluice.frame.Demand;
 import org.reactivestreams.Subscription;
 
 /**

@@ -7,6 +7,7 @@ import static dev.sluice.core.internal.stream.StreamState.isSubscribed;
 import dev.sluice.core.Payload;
 import dev.sluice.core.exceptions.InvalidException;
 import dev.sluice.core.exceptions.RSocketErrorException;
+import dev.sluice.frame.Demand;
 import dev.sluice.frame.FrameType;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import org.reactivestreams.Subscription;

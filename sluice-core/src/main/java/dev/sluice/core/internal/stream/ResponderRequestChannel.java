@@ -9,6 +9,7 @@ import dev.sluice.core.Payload;
 import dev.sluice.core.exceptions.InvalidException;
 import dev.sluice.core.exceptions.RSocketErrorException;
 import dev.sluice.core.internal.lease.ResponderObserver;
+import dev.sluice.frame.Demand;
 import dev.sluice.frame.ErrorCodes;
 import dev.sluice.frame.FrameFlags;
 import dev.sluice.frame.FrameType;

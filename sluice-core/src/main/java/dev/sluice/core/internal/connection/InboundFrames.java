@@ -13,6 +13,7 @@ import dev.sluice.core.internal.stream.Stream;
 import dev.sluice.frame.ErrorCodes;
 import dev.sluice.frame.ErrorFrame;
 import dev.sluice.frame.FrameFlags;
+import dev.sluice.frame.FrameReader;
 import dev.sluice.frame.FrameType;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -24,7 +25,7 @@ import io.netty.buffer.Unpooled;
  *
  * <p>Event-loop confined. Buffers are borrowed for the call; payloads handed on are retained slices.
  */
-final class InboundFrames {
+final class InboundFrames implements FrameReader.Handler {
 
     /** The smallest frame a non-final fragment may be: the minimum MTU less the 3-byte length prefix. */
     static final int MIN_FRAGMENT_LENGTH = Limits.MIN_MTU - 3;
@@ -45,6 +46,7 @@ final class InboundFrames {
 
     // --- connection frames -----------------------------------------------------------------------------------
 
+    @Override
     public void setup(ByteBuf buf, int off, int len) {
         if (connection.awaitingSetup()) {
             connection.onSetup(buf, off, len);
@@ -52,6 +54,7 @@ final class InboundFrames {
         // A second SETUP, or SETUP at a client, is ignored, as the spec's "handling the unexpected" says.
     }
 
+    @Override
     public void resume(ByteBuf buf, int off, int len) {
         if (connection.awaitingSetup()) {
             connection.rejectSetup(ErrorCodes.REJECTED_RESUME, "resume not supported");
@@ -60,10 +63,12 @@ final class InboundFrames {
         }
     }
 
+    @Override
     public void resumeOk(ByteBuf buf, int off, int len) {
         notBeforeSetup(FrameType.RESUME_OK);
     }
 
+    @Override
     public void lease(long ttlMillis, int numberOfRequests, ByteBuf buf, int metadataOffset, int metadataLength) {
         if (notBeforeSetup(FrameType.LEASE)) {
             return;
@@ -74,6 +79,7 @@ final class InboundFrames {
         }
     }
 
+    @Override
     public void keepAlive(boolean respond, long lastReceivedPosition, ByteBuf buf, int dataOffset,
                           int dataLength) {
         if (!notBeforeSetup(FrameType.KEEPALIVE)) {
@@ -81,6 +87,7 @@ final class InboundFrames {
         }
     }
 
+    @Override
     public void metadataPush(int streamId, ByteBuf buf, int metadataOffset, int metadataLength) {
         if (notBeforeSetup(FrameType.METADATA_PUSH) || streamId != 0) {
             return; // spec: METADATA_PUSH on a non-zero stream is ignored
@@ -94,6 +101,7 @@ final class InboundFrames {
         }
     }
 
+    @Override
     public void ext(int streamId, int flags, int extendedType, ByteBuf buf, int metadataOffset,
                     int metadataLength, int dataOffset, int dataLength) {
         if (notBeforeSetup(FrameType.EXT)) {
@@ -107,16 +115,13 @@ final class InboundFrames {
         }
     }
 
-    /** A frame the spec says to ignore on the stream it came on; before SETUP it is still a protocol error. */
-    void ignoredOnItsStream(int type) {
-        notBeforeSetup(type);
-    }
-
+    @Override
     public void malformed(String problem) {
         connection.connectionError(connection.awaitingSetup() ? ErrorCodes.INVALID_SETUP
             : ErrorCodes.CONNECTION_ERROR, "malformed frame: " + problem);
     }
 
+    @Override
     public void error(int streamId, int errorCode, ByteBuf buf, int messageOffset, int messageLength) {
         if (notBeforeSetup(FrameType.ERROR)) {
             return;
@@ -136,6 +141,7 @@ final class InboundFrames {
 
     // --- stream frames ---------------------------------------------------------------------------------------
 
+    @Override
     public void requestN(int streamId, long n) {
         if (notBeforeSetup(FrameType.REQUEST_N)) {
             return;
@@ -146,6 +152,7 @@ final class InboundFrames {
         }
     }
 
+    @Override
     public void cancel(int streamId) {
         if (notBeforeSetup(FrameType.CANCEL)) {
             return;
@@ -157,30 +164,35 @@ final class InboundFrames {
         }
     }
 
+    @Override
     public void requestResponse(int streamId, int flags, ByteBuf buf, int metadataOffset, int metadataLength,
                                 int dataOffset, int dataLength) {
         request(FrameType.REQUEST_RESPONSE, streamId, flags, 0, buf, metadataOffset, metadataLength, dataOffset,
             dataLength);
     }
 
+    @Override
     public void requestFireAndForget(int streamId, int flags, ByteBuf buf, int metadataOffset, int metadataLength,
                                      int dataOffset, int dataLength) {
         request(FrameType.REQUEST_FNF, streamId, flags, 0, buf, metadataOffset, metadataLength, dataOffset,
             dataLength);
     }
 
+    @Override
     public void requestStream(int streamId, int flags, long initialRequestN, ByteBuf buf, int metadataOffset,
                               int metadataLength, int dataOffset, int dataLength) {
         request(FrameType.REQUEST_STREAM, streamId, flags, initialRequestN, buf, metadataOffset, metadataLength,
             dataOffset, dataLength);
     }
 
+    @Override
     public void requestChannel(int streamId, int flags, long initialRequestN, ByteBuf buf, int metadataOffset,
                                int metadataLength, int dataOffset, int dataLength) {
         request(FrameType.REQUEST_CHANNEL, streamId, flags, initialRequestN, buf, metadataOffset, metadataLength,
             dataOffset, dataLength);
     }
 
+    @Override
     public void payload(int streamId, int flags, ByteBuf buf, int metadataOffset, int metadataLength,
                         int dataOffset, int dataLength) {
         if (notBeforeSetup(FrameType.PAYLOAD)) {

@@ -16,6 +16,7 @@ import dev.sluice.core.transport.DuplexConnection;
 import dev.sluice.core.transport.FrameHandler;
 import dev.sluice.frame.ErrorCodes;
 import dev.sluice.frame.FrameHeader;
+import dev.sluice.frame.FrameReader;
 import dev.sluice.frame.FrameType;
 import dev.sluice.frame.KeepAliveFrame;
 import dev.sluice.frame.LeaseFrame;
@@ -215,7 +216,7 @@ public final class RSocketConnection implements FrameHandler, KeepAlive.Peer, Co
             established = true;
         }
         inbound.frameLength = len;
-        InboundDispatch.read(buf, off, len, inbound);
+        FrameReader.read(buf, off, len, inbound);
     }
 
     @Override

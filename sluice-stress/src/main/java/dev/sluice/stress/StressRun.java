@@ -1,6 +1,11 @@
 package dev.sluice.stress;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,27 +27,41 @@ import org.openjdk.jcstress.infra.grading.ReportUtils;
  * test error, but it exits 0 when the {@code -t} regexp matches nothing or the run could not start, and it skips a
  * test it cannot run (API_MISMATCH) silently. Each of those would turn the stress tests off without a word.
  *
- * <p>The last line printed is {@code Stress: N passed, M failed}.
+ * <p>jcstress's own output (probing, progress, result tables) goes to {@code jcstress.log} in the working
+ * directory, so that a quiet build stays quiet; the console gets {@code Stress: N passed, M failed} and, on
+ * failure, each failure and jcstress's "RUN RESULTS" section with the tables of the failed tests.
  */
 public final class StressRun {
+
+    private static final String LOG = "jcstress.log";
 
     private StressRun() {
     }
 
     public static void main(String[] args) throws Exception {
+        PrintStream console = System.out;
+        Path log = Path.of(LOG).toAbsolutePath();
         Options opts = new Options(args);
-        if (!opts.parse()) {
-            System.exit(2);
+        SortedSet<String> selected;
+        try (PrintStream jcstressOut = new PrintStream(Files.newOutputStream(log), true, StandardCharsets.UTF_8)) {
+            // JCStress keeps the System.out it finds when constructed; Options.parse prints too.
+            System.setOut(jcstressOut);
+            if (!opts.parse()) {
+                console.println("Stress: bad jcstress options, see " + log);
+                System.exit(2);
+            }
+            JCStress jcstress = new JCStress(opts);
+            selected = jcstress.getTests();
+            try {
+                jcstress.run();
+            } catch (AssertionError e) {
+                // jcstress's own verdict ("TEST FAILURES: ..."); the per-test lines below say the same, one a line.
+                jcstressOut.println(e.getMessage());
+            }
+        } finally {
+            System.setOut(console);
         }
-        JCStress jcstress = new JCStress(opts);
-        SortedSet<String> selected = jcstress.getTests();
         List<String> problems = new ArrayList<>();
-        try {
-            jcstress.run();
-        } catch (AssertionError e) {
-            // jcstress's own verdict ("TEST FAILURES: ..."); the per-test lines below say the same, one a line.
-            System.out.println(e.getMessage());
-        }
         if (selected.isEmpty()) {
             problems.add("no jcstress test matches -t " + opts.getTestFilter());
         }
@@ -56,11 +75,30 @@ public final class StressRun {
                 problems.add(problem);
             }
         }
-        for (String p : problems) {
-            System.out.println("STRESS FAILURE: " + p);
+        if (!problems.isEmpty()) {
+            printRunResults(log);
+            for (String p : problems) {
+                System.out.println("STRESS FAILURE: " + p);
+            }
         }
-        System.out.println("Stress: " + passed + " passed, " + (selected.size() - passed) + " failed");
+        System.out.println("jcstress log: " + log + ", report: " + opts.getResultDest() + "index.html");
+        System.out.println("Stress: " + passed + " passed, " + problems.size() + " failed");
         System.exit(problems.isEmpty() ? 0 : 1);
+    }
+
+    /** Copies jcstress's "RUN RESULTS" section, up to the list of passing tests, from the log to the console. */
+    private static void printRunResults(Path log) throws IOException {
+        boolean in = false;
+        for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+            if (line.startsWith("RUN RESULTS:")) {
+                in = true;
+            } else if (line.startsWith("  All remaining tests:")) {
+                return;
+            }
+            if (in && !line.isBlank() && !line.contains("SLF4J")) {
+                System.out.println(line);
+            }
+        }
     }
 
     /** The results in jcstress's result file, merged over forks and modes, by test name; empty if none. */

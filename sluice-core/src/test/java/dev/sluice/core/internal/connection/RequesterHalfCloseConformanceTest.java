@@ -16,6 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
+import org.reactivestreams.Publisher;
 import reactor.test.publisher.TestPublisher;
 
 /**
@@ -37,6 +38,11 @@ class RequesterHalfCloseConformanceTest {
     private TestPublisher<Payload> outbound = TestPublisher.create();
     /** What the engine asked of {@link #outbound}, request by request. */
     private final List<Long> outboundRequests = new ArrayList<>();
+    /**
+     * The engine subscribes to {@link #outbound} itself, without the operator that records its requests: for
+     * publishers that break Reactive Streams, whose stray signals that operator would drop before the engine.
+     */
+    private boolean direct;
 
     @AfterEach
     void close() {
@@ -198,6 +204,7 @@ class RequesterHalfCloseConformanceTest {
     void channelOurCompleteThenAStrayErrorFromOurSourceIsIgnored() {
         // A source that breaks Reactive Streams by signalling onError after onComplete.
         outbound = TestPublisher.createNoncompliant(TestPublisher.Violation.CLEANUP_ON_TERMINATE);
+        direct = true;
         openChannel(2);
         outbound.complete();
         outbound.error(new IllegalStateException("after complete"));
@@ -306,7 +313,8 @@ class RequesterHalfCloseConformanceTest {
 
     /** Opens stream 1 as a channel: our first payload "a" goes out in REQUEST_CHANNEL with the inbound demand. */
     private void openChannel(long demand) {
-        peer.requester().requestChannel(outbound.flux().doOnRequest(outboundRequests::add)).subscribe(inbound);
+        Publisher<Payload> source = direct ? outbound : outbound.flux().doOnRequest(outboundRequests::add);
+        peer.requester().requestChannel(source).subscribe(inbound);
         inbound.request(demand);
         outbound.next(Payload.create("a"));
         assertThat(peer.written()).containsExactly("REQUEST_CHANNEL 1 n=" + demand + " data=a");

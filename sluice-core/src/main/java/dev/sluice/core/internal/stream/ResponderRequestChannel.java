@@ -13,6 +13,7 @@ import dev.sluice.frame.Demand;
 import dev.sluice.frame.ErrorCodes;
 import dev.sluice.frame.FrameFlags;
 import dev.sluice.frame.FrameType;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
@@ -26,8 +27,9 @@ import reactor.core.publisher.Operators;
  *
  * <p>One state word serves both: SUBSCRIBED, the demand and CANCELLED belong to the handler's subscription to the
  * inbound side; INBOUND_DONE is set when that side ended (the requester's COMPLETE delivered, or the handler
- * cancelled it), OUTBOUND_DONE when ours did (the handler's terminal signal, or the requester's CANCEL). Each side
- * ends on its own; the stream leaves the registry when both are done, or at once on ERROR. Inbound demand goes to
+ * cancelled it), OUTBOUND_DONE when ours did (the handler's terminal signal). Each side
+ * ends on its own; the stream leaves the registry when both are done, or at once on ERROR or the requester's CANCEL
+ * (which ends both directions). Inbound demand goes to
  * the requester as REQUEST_N credits (the first payload needs none); a payload beyond them fails the channel with
  * ERROR[INVALID]. A handler that finishes without ever subscribing to the inbound side gets it cancelled.
  */
@@ -146,13 +148,14 @@ public final class ResponderRequestChannel extends LoopSubscriber implements Str
 
     @Override
     public void onCancel() {
-        // The requester wants no more of our payloads; its own may continue.
+        // A requester's CANCEL ends the channel in both directions, as rsocket-java reads it: our outbound stops,
+        // and the handler's inbound ends with an error unless it ended already (nothing more will come).
         if (!isOutboundDone(StreamState.markOutboundDone(STATE, this))) {
             demand.stop();
             cancelUpstream();
-            signal(ResponderObserver.CANCEL);
-            finishIfBothDone();
         }
+        inbound.terminate(new CancellationException("the requester cancelled request-channel stream " + streamId));
+        finish(ResponderObserver.CANCEL);
     }
 
     @Override

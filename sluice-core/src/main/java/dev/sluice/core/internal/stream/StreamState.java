@@ -99,9 +99,12 @@ public final class StreamState {
         return setUnless(updater, stream, OUTBOUND_DONE, 0);
     }
 
-    /** Sets CANCELLED; no-op once terminated (a cancel after the end changes nothing; check {@link #canSignal}). */
+    /**
+     * Sets CANCELLED; no-op once terminated or once the inbound side is done: a subscriber's cancel after its
+     * terminal signal changes nothing (Reactive Streams rule 3.7), so the outbound side of a channel goes on.
+     */
     public static <T> long markCancelled(AtomicLongFieldUpdater<T> updater, T stream) {
-        return setUnless(updater, stream, CANCELLED, TERMINATED);
+        return setUnless(updater, stream, CANCELLED, TERMINATED | INBOUND_DONE);
     }
 
     /**

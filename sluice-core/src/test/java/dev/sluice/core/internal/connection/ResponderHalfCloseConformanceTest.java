@@ -141,20 +141,31 @@ class ResponderHalfCloseConformanceTest {
     }
 
     @Test
-    void channelOurCompleteThenPeerCancelThenPeerPayloadsAndComplete() {
+    void channelOurCompleteThenPeerCancelEndsBothSides() {
         openChannel(1, 3, "REQUEST_N 1 n=2");
         outbound.complete();
         assertThat(peer.written()).containsExactly("PAYLOAD 1 C");
 
-        // The requester's CANCEL ends our side, which had ended already; its own side goes on. (rsocket-java's
-        // responder reads a CANCEL as the end of both sides; a requester sends one only while it wants responses.)
+        // The requester's CANCEL ends the channel, its own side included (as rsocket-java's responder reads it):
+        // the handler's inbound ends with an error, and later frames on the stream are ignored.
         peer.send(cancel(1));
         assertThat(peer.written()).isEmpty();
-        assertThat(peer.isActive(1)).as("the requester's side is still open").isTrue();
-        peer.send(next(1, "b"));
-        peer.send(complete(1));
-        assertThat(inbound.take()).containsExactly("next b", "complete");
-        assertThat(peer.written()).isEmpty();
+        assertThat(inbound.take()).containsExactly(
+            "error CancellationException: the requester cancelled request-channel stream 1");
+        peer.assertStreamGone(1);
+    }
+
+    @Test
+    void channelPeerCancelWhileBothSidesOpenEndsBothSides() {
+        openChannel(1, 3, "REQUEST_N 1 n=2");
+        outbound.next(Payload.create("x"));
+        assertThat(peer.written()).containsExactly("PAYLOAD 1 N data=x");
+
+        peer.send(cancel(1));
+        outbound.assertCancelled();
+        assertThat(peer.written()).as("a side the requester cancelled sends no COMPLETE").isEmpty();
+        assertThat(inbound.take()).containsExactly(
+            "error CancellationException: the requester cancelled request-channel stream 1");
         peer.assertStreamGone(1);
     }
 

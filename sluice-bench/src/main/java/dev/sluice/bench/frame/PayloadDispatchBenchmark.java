@@ -1,9 +1,8 @@
 package dev.sluice.bench.frame;
 
-import dev.sluice.core.Connection;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
-import dev.sluice.core.internal.RSocketConnection;
+import dev.sluice.core.transport.FrameHandler;
 import dev.sluice.frame.PayloadFrame;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -41,16 +40,16 @@ public class PayloadDispatchBenchmark {
     int payloadSize;
 
     private BenchConnection transport;
-    private RSocketConnection connection;
+    private FrameHandler inbound;
     private ByteBuf frame;
     private int frameLength;
     private long received;
 
     @Setup(Level.Trial)
     public void setUp() {
-        transport = new BenchConnection();
-        connection = BenchConnection.connect(transport, c -> new RSocket() { });
-        ((Connection) connection).requestStream(Payload.create("go")).subscribe(new CoreSubscriber<Payload>() {
+        transport = BenchConnection.connect(c -> new RSocket() { });
+        inbound = transport.inbound();
+        transport.connection().requestStream(Payload.create("go")).subscribe(new CoreSubscriber<Payload>() {
             @Override
             public void onSubscribe(Subscription s) {
                 s.request(Long.MAX_VALUE);
@@ -84,14 +83,14 @@ public class PayloadDispatchBenchmark {
         if (received == 0) {
             throw new IllegalStateException("no payload was delivered: the benchmark measured nothing");
         }
-        connection.dispose();
+        transport.connection().dispose();
         transport.runPendingTasks();
         frame.release();
     }
 
     @Benchmark
     public long decodeAndDispatch() {
-        connection.onFrame(frame, 0, frameLength);
+        inbound.onFrame(frame, 0, frameLength);
         return received;
     }
 }

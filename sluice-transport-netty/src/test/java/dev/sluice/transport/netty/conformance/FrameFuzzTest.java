@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.core.Connection;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocketConnector;
-import dev.sluice.core.internal.RSocketConnection;
 import dev.sluice.frame.FrameFlags;
 import dev.sluice.frame.FrameType;
 import dev.sluice.testkit.ReceivedFrame;
@@ -79,7 +78,7 @@ class FrameFuzzTest {
             .as("warnings and errors logged during the fuzz:%n%s", logged).isEmpty();
         List<String> escaped = new ArrayList<>();
         for (Connection c : server.accepted) {
-            Throwable cause = ((RSocketConnection) c).closeCause();
+            Throwable cause = c.closeCause();
             Throwable root = cause;
             while (root != null && root.getCause() != null) {
                 root = root.getCause();

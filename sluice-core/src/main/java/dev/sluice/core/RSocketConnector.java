@@ -1,8 +1,8 @@
 package dev.sluice.core;
 
 import dev.sluice.core.exceptions.ConnectionClosedException;
-import dev.sluice.core.internal.ConnectionConfig;
-import dev.sluice.core.internal.RSocketConnection;
+import dev.sluice.core.internal.connection.ConnectionConfig;
+import dev.sluice.core.internal.connection.RSocketConnection;
 import dev.sluice.core.transport.ClientTransport;
 import dev.sluice.core.transport.DuplexConnection;
 import dev.sluice.frame.SetupFrame;
@@ -150,7 +150,7 @@ public final class RSocketConnector {
                 ClientLeaseConfigurer l = leases;
                 RSocketConnection c = RSocketConnection.client(dc, config, encodeSetup(dc), responder,
                     l == null ? null : l::configure, strictLease);
-                sink.success(c);
+                sink.success(c.requester());
             } catch (Throwable t) {
                 dc.close();
                 sink.error(t);

@@ -1,9 +1,9 @@
 package dev.sluice.core;
 
 import dev.sluice.core.exceptions.ConnectionClosedException;
-import dev.sluice.core.internal.ConnectionConfig;
-import dev.sluice.core.internal.RSocketConnection;
-import dev.sluice.core.internal.ServerSetup;
+import dev.sluice.core.internal.connection.ConnectionConfig;
+import dev.sluice.core.internal.connection.RSocketConnection;
+import dev.sluice.core.internal.connection.ServerSetup;
 import dev.sluice.core.transport.DuplexConnection;
 import dev.sluice.core.transport.ServerHandle;
 import dev.sluice.core.transport.ServerTransport;
@@ -139,7 +139,7 @@ public final class RSocketServer {
     private static final class Running implements CloseableServer {
 
         private final int maxConnections;
-        private final Set<RSocketConnection> connections = ConcurrentHashMap.newKeySet();
+        private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
         private volatile ServerHandle handle;
 
         Running(int maxConnections) {
@@ -164,7 +164,7 @@ public final class RSocketServer {
                 dc.close();
                 return;
             }
-            RSocketConnection c = RSocketConnection.server(dc, config, setup, firstFrame);
+            Connection c = RSocketConnection.server(dc, config, setup, firstFrame).requester();
             connections.add(c);
             c.onClose().subscribe(null, e -> connections.remove(c), () -> connections.remove(c));
         }
@@ -193,7 +193,7 @@ public final class RSocketServer {
         @Override
         public void dispose() {
             handle.dispose();
-            for (RSocketConnection c : connections) {
+            for (Connection c : connections) {
                 c.dispose();
             }
         }

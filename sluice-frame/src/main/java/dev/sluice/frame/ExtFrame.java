@@ -1,7 +1,5 @@
 package dev.sluice.frame;
 
-import dev.sluice.frame.internal.Checks;
-import dev.sluice.frame.internal.PayloadFrameWriter;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -32,9 +30,9 @@ import io.netty.buffer.ByteBuf;
 public final class ExtFrame {
 
     /** Offset of the extended type from the frame start. */
-    public static final int EXTENDED_TYPE_OFFSET = FrameHeader.SIZE;
-    /** Offset of the payload section from the frame start. */
-    public static final int PAYLOAD_START = EXTENDED_TYPE_OFFSET + 4;
+    public static final int EXTENDED_TYPE_OFFSET = PayloadBearingLayout.FIELD_OFFSET;
+    /** Offset of the payload section from the frame start: 10, after the extended type. */
+    public static final int PAYLOAD_START = PayloadBearingLayout.payloadStart(FrameType.EXT);
 
     private ExtFrame() {
     }
@@ -53,19 +51,14 @@ public final class ExtFrame {
      */
     public static int encode(ByteBuf out, int streamId, boolean ignorable, int extendedType, ByteBuf metadata,
             ByteBuf data) {
-        Checks.streamIdNotNegative(streamId);
-        if (extendedType <= 0) {
-            throw new IllegalArgumentException("extendedType <= 0: " + extendedType);
-        }
-        return PayloadFrameWriter.write(out, streamId, FrameType.EXT, ignorable ? FrameFlags.IGNORE : 0,
-                true, extendedType, metadata, data);
+        return PayloadBearingLayout.encode(out, streamId, FrameType.EXT, ignorable ? FrameFlags.IGNORE : 0,
+                extendedType, metadata, data);
     }
 
     /** The length {@link #encode} writes. Saturates, never throws. */
     public static int encodedLength(int streamId, boolean ignorable, int extendedType, ByteBuf metadata,
             ByteBuf data) {
-        return PayloadFrameWriter.length(PayloadFrameWriter.FIELD_SIZE, PayloadFrameWriter.metadataLength(metadata),
-                Checks.readable(data));
+        return PayloadBearingLayout.encodedLength(FrameType.EXT, metadata, data);
     }
 
     /** Whether a receiver that does not understand the frame may ignore it (I). */

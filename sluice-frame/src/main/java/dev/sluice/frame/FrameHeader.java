@@ -1,6 +1,5 @@
 package dev.sluice.frame;
 
-import dev.sluice.frame.internal.Checks;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -37,7 +36,8 @@ public final class FrameHeader {
     /** Offset of the type-and-flags field from the frame start. */
     public static final int TYPE_AND_FLAGS_OFFSET = 4;
 
-    private static final int TYPE_SHIFT = 10;
+    /** The type sits above the 10 flag bits of the type-and-flags field. */
+    static final int TYPE_SHIFT = 10;
 
     private FrameHeader() {
     }
@@ -72,7 +72,11 @@ public final class FrameHeader {
      * @throws IllegalArgumentException if a value does not fit its field
      */
     public static int encode(ByteBuf out, int streamId, int frameType, int flags) {
-        Checks.streamIdNotNegative(streamId);
+        // Checked here rather than through internal.Checks, which refers to this class: no API class and internal
+        // class may depend on each other both ways.
+        if (streamId < 0) {
+            throw new IllegalArgumentException("streamId < 0: " + streamId);
+        }
         if (frameType < 0 || frameType > FrameType.MAX_CODE) {
             throw new IllegalArgumentException("frameType outside 0..63: " + frameType);
         }

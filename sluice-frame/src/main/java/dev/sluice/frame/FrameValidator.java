@@ -41,6 +41,28 @@ public final class FrameValidator {
      * violation found.
      */
     public static String validate(ByteBuf buf, int off, int len) {
+        String problem = header(buf, off, len);
+        if (problem == null) {
+            problem = streamId(buf, off);
+        }
+        return problem != null ? problem : body(buf, off, len);
+    }
+
+    /** Whether the frame's I flag is set: a receiver that does not understand it may ignore it. */
+    public static boolean ignorable(ByteBuf buf, int off) {
+        return FrameHeader.hasFlag(buf, off, FrameFlags.IGNORE);
+    }
+
+    /** Whether the region lies in the buffer's written bytes and holds a whole header, so the header can be read. */
+    static boolean headerReadable(ByteBuf buf, int off, int len) {
+        return buf != null && off >= 0 && len >= FrameHeader.SIZE && off <= buf.writerIndex() - len;
+    }
+
+    /**
+     * The first of {@link #validate}'s three stages: the region, the header and a type the protocol defines. When
+     * it returns null, {@link #streamId} and {@link #body} may be asked, in any order.
+     */
+    static String header(ByteBuf buf, int off, int len) {
         if (buf == null) {
             return "frame buffer is null";
         }
@@ -58,6 +80,12 @@ public final class FrameValidator {
         if (!FrameType.isKnown(type)) {
             return (type == FrameType.RESERVED ? "reserved" : "unknown") + " frame type 0x" + hex2(type);
         }
+        return null;
+    }
+
+    /** The second stage: the stream the type must use (0, or &gt; 0). Needs {@link #header} to have passed. */
+    static String streamId(ByteBuf buf, int off) {
+        int type = FrameHeader.frameType(buf, off);
         int streamId = FrameHeader.streamId(buf, off);
         if (streamId != 0 && FrameType.mustUseStreamZero(type)) {
             return FrameType.name(type) + " on stream " + streamId + ", must use stream 0";
@@ -65,6 +93,16 @@ public final class FrameValidator {
         if (streamId == 0 && FrameType.mustUseNonZeroStream(type)) {
             return FrameType.name(type) + " on stream 0, must use a stream id > 0";
         }
+        return null;
+    }
+
+    /**
+     * The third stage: the type's lengths and values, whatever its stream id. Needs {@link #header} to have
+     * passed; separate from {@link #streamId} so that a reader can tell a frame that is wrong only in its stream
+     * (which the spec sometimes says to ignore) from one that is malformed.
+     */
+    static String body(ByteBuf buf, int off, int len) {
+        int type = FrameHeader.frameType(buf, off);
         switch (type) {
             case FrameType.SETUP:
                 return setup(buf, off, len);
@@ -74,7 +112,7 @@ public final class FrameValidator {
                 return minLength(type, len, KeepAliveFrame.DATA_OFFSET);
             case FrameType.REQUEST_RESPONSE:
             case FrameType.REQUEST_FNF:
-                return payloadSection(buf, off, len, type, FrameHeader.SIZE);
+                return payloadSection(buf, off, len, type, PayloadBearingLayout.payloadStart(type));
             case FrameType.REQUEST_STREAM:
             case FrameType.REQUEST_CHANNEL:
                 return requestWithDemand(buf, off, len, type);
@@ -87,7 +125,7 @@ public final class FrameValidator {
                         && !FrameHeader.hasFlag(buf, off, FrameFlags.COMPLETE)) {
                     return "PAYLOAD with neither NEXT nor COMPLETE";
                 }
-                return payloadSection(buf, off, len, type, PayloadFrame.PAYLOAD_START);
+                return payloadSection(buf, off, len, type, PayloadBearingLayout.payloadStart(type));
             case FrameType.ERROR:
                 return error(buf, off, len);
             case FrameType.METADATA_PUSH:
@@ -99,14 +137,9 @@ public final class FrameValidator {
             case FrameType.EXT:
                 return ext(buf, off, len);
             default:
-                // isKnown() above admits only the types handled here.
+                // header() admits only the types handled here.
                 throw new IllegalStateException("unhandled frame type 0x" + hex2(type));
         }
-    }
-
-    /** Whether the frame's I flag is set: a receiver that does not understand it may ignore it. */
-    public static boolean ignorable(ByteBuf buf, int off) {
-        return FrameHeader.hasFlag(buf, off, FrameFlags.IGNORE);
     }
 
     private static String setup(ByteBuf buf, int off, int len) {
@@ -157,14 +190,15 @@ public final class FrameValidator {
     }
 
     private static String requestWithDemand(ByteBuf buf, int off, int len, int type) {
-        String tooShort = minLength(type, len, RequestStreamFrame.PAYLOAD_START);
+        int payloadStart = PayloadBearingLayout.payloadStart(type);
+        String tooShort = minLength(type, len, payloadStart);
         if (tooShort != null) {
             return tooShort;
         }
-        if ((buf.getInt(off + RequestStreamFrame.INITIAL_REQUEST_N_OFFSET) & 0x7FFFFFFF) == 0) {
+        if ((buf.getInt(off + PayloadBearingLayout.FIELD_OFFSET) & 0x7FFFFFFF) == 0) {
             return FrameType.name(type) + " with initialRequestN=0";
         }
-        return payloadSection(buf, off, len, type, RequestStreamFrame.PAYLOAD_START);
+        return payloadSection(buf, off, len, type, payloadStart);
     }
 
     private static String requestN(ByteBuf buf, int off, int len) {
@@ -198,14 +232,14 @@ public final class FrameValidator {
     }
 
     private static String ext(ByteBuf buf, int off, int len) {
-        String tooShort = minLength(FrameType.EXT, len, ExtFrame.PAYLOAD_START);
+        String tooShort = minLength(FrameType.EXT, len, PayloadBearingLayout.payloadStart(FrameType.EXT));
         if (tooShort != null) {
             return tooShort;
         }
         if (ExtFrame.extendedType(buf, off) == 0) {
             return "EXT with extendedType=0";
         }
-        return payloadSection(buf, off, len, FrameType.EXT, ExtFrame.PAYLOAD_START);
+        return payloadSection(buf, off, len, FrameType.EXT, PayloadBearingLayout.payloadStart(FrameType.EXT));
     }
 
     /** Checks the {@link PayloadSection} starting {@code start} bytes into the frame. */

@@ -1,7 +1,5 @@
 package dev.sluice.frame;
 
-import dev.sluice.frame.internal.Checks;
-import dev.sluice.frame.internal.PayloadFrameWriter;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -31,8 +29,8 @@ import io.netty.buffer.ByteBuf;
  */
 public final class PayloadFrame {
 
-    /** Offset of the payload section from the frame start. */
-    public static final int PAYLOAD_START = FrameHeader.SIZE;
+    /** Offset of the payload section from the frame start: 6, no field precedes it. */
+    public static final int PAYLOAD_START = PayloadBearingLayout.payloadStart(FrameType.PAYLOAD);
 
     private PayloadFrame() {
     }
@@ -52,8 +50,8 @@ public final class PayloadFrame {
      */
     public static int encode(ByteBuf out, int streamId, boolean follows, boolean complete, boolean next,
             ByteBuf metadata, ByteBuf data) {
-        int flags = flags(streamId, follows, complete, next);
-        return PayloadFrameWriter.write(out, streamId, FrameType.PAYLOAD, flags, false, 0, metadata, data);
+        return PayloadBearingLayout.encode(out, streamId, FrameType.PAYLOAD, flags(follows, complete, next), 0,
+                metadata, data);
     }
 
     /**
@@ -71,8 +69,7 @@ public final class PayloadFrame {
      */
     public static int encode(ByteBuf out, int streamId, boolean follows, boolean complete, boolean next,
             ByteBuf metadata, int metadataIndex, int metadataLength, ByteBuf data, int dataIndex, int dataLength) {
-        int flags = flags(streamId, follows, complete, next);
-        return PayloadFrameWriter.write(out, streamId, FrameType.PAYLOAD, flags, false, 0,
+        return PayloadBearingLayout.encode(out, streamId, FrameType.PAYLOAD, flags(follows, complete, next), 0,
                 metadata, metadataIndex, metadataLength, data, dataIndex, dataLength);
     }
 
@@ -84,7 +81,7 @@ public final class PayloadFrame {
 
     /** The length of a PAYLOAD frame with these borrowed buffers. Saturates, never throws. */
     public static int encodedLength(ByteBuf metadata, ByteBuf data) {
-        return encodedLength(PayloadFrameWriter.metadataLength(metadata), Checks.readable(data));
+        return PayloadBearingLayout.encodedLength(FrameType.PAYLOAD, metadata, data);
     }
 
     /** The length the range form of {@code encode} writes. Saturates, never throws. */
@@ -95,7 +92,7 @@ public final class PayloadFrame {
 
     /** The length of a PAYLOAD frame with {@code metadataLength} (-1 for none) and {@code dataLength} bytes. */
     public static int encodedLength(int metadataLength, int dataLength) {
-        return PayloadFrameWriter.length(0, metadataLength, dataLength);
+        return PayloadBearingLayout.encodedLength(FrameType.PAYLOAD, metadataLength, dataLength);
     }
 
     /** Whether the frame carries an element (N). */
@@ -133,11 +130,7 @@ public final class PayloadFrame {
         return PayloadSection.dataLength(buf, off, len, PAYLOAD_START);
     }
 
-    private static int flags(int streamId, boolean follows, boolean complete, boolean next) {
-        Checks.streamIdPositive(streamId, FrameType.PAYLOAD);
-        if (!next && !complete) {
-            throw new IllegalArgumentException("PAYLOAD with neither NEXT nor COMPLETE on stream " + streamId);
-        }
+    private static int flags(boolean follows, boolean complete, boolean next) {
         return (follows ? FrameFlags.FOLLOWS : 0) | (complete ? FrameFlags.COMPLETE : 0)
                 | (next ? FrameFlags.NEXT : 0);
     }

@@ -1,8 +1,5 @@
 package dev.sluice.frame;
 
-import dev.sluice.frame.internal.Checks;
-import dev.sluice.frame.internal.Demand;
-import dev.sluice.frame.internal.PayloadFrameWriter;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -35,9 +32,9 @@ import io.netty.buffer.ByteBuf;
 public final class RequestChannelFrame {
 
     /** Offset of the initial request N field from the frame start. */
-    public static final int INITIAL_REQUEST_N_OFFSET = FrameHeader.SIZE;
-    /** Offset of the payload section from the frame start. */
-    public static final int PAYLOAD_START = INITIAL_REQUEST_N_OFFSET + 4;
+    public static final int INITIAL_REQUEST_N_OFFSET = PayloadBearingLayout.FIELD_OFFSET;
+    /** Offset of the payload section from the frame start: 10, after the initial request N. */
+    public static final int PAYLOAD_START = PayloadBearingLayout.payloadStart(FrameType.REQUEST_CHANNEL);
 
     private RequestChannelFrame() {
     }
@@ -57,10 +54,8 @@ public final class RequestChannelFrame {
      */
     public static int encode(ByteBuf out, int streamId, boolean follows, boolean complete, long initialRequestN,
             ByteBuf metadata, ByteBuf data) {
-        Checks.streamIdPositive(streamId, FrameType.REQUEST_CHANNEL);
-        int n = Demand.toWire("initialRequestN", initialRequestN);
-        return PayloadFrameWriter.write(out, streamId, FrameType.REQUEST_CHANNEL, flags(follows, complete),
-                true, n, metadata, data);
+        return PayloadBearingLayout.encode(out, streamId, FrameType.REQUEST_CHANNEL, flags(follows, complete),
+                initialRequestN, metadata, data);
     }
 
     /**
@@ -72,10 +67,8 @@ public final class RequestChannelFrame {
      */
     public static int encode(ByteBuf out, int streamId, boolean follows, boolean complete, long initialRequestN,
             ByteBuf metadata, int metadataIndex, int metadataLength, ByteBuf data, int dataIndex, int dataLength) {
-        Checks.streamIdPositive(streamId, FrameType.REQUEST_CHANNEL);
-        int n = Demand.toWire("initialRequestN", initialRequestN);
-        return PayloadFrameWriter.write(out, streamId, FrameType.REQUEST_CHANNEL, flags(follows, complete),
-                true, n, metadata, metadataIndex, metadataLength, data, dataIndex, dataLength);
+        return PayloadBearingLayout.encode(out, streamId, FrameType.REQUEST_CHANNEL, flags(follows, complete),
+                initialRequestN, metadata, metadataIndex, metadataLength, data, dataIndex, dataLength);
     }
 
     /** The length the buffer form of {@code encode} writes. Saturates, never throws. */
@@ -86,7 +79,7 @@ public final class RequestChannelFrame {
 
     /** The length of a REQUEST_CHANNEL frame with these borrowed buffers. Saturates, never throws. */
     public static int encodedLength(ByteBuf metadata, ByteBuf data) {
-        return encodedLength(PayloadFrameWriter.metadataLength(metadata), Checks.readable(data));
+        return PayloadBearingLayout.encodedLength(FrameType.REQUEST_CHANNEL, metadata, data);
     }
 
     /** The length the range form of {@code encode} writes. Saturates, never throws. */
@@ -97,7 +90,7 @@ public final class RequestChannelFrame {
 
     /** The length of a REQUEST_CHANNEL frame with {@code metadataLength} (-1 for none) and {@code dataLength}. */
     public static int encodedLength(int metadataLength, int dataLength) {
-        return PayloadFrameWriter.length(PayloadFrameWriter.FIELD_SIZE, metadataLength, dataLength);
+        return PayloadBearingLayout.encodedLength(FrameType.REQUEST_CHANNEL, metadataLength, dataLength);
     }
 
     /** Whether more fragments of this request follow (F). */

@@ -1,7 +1,5 @@
 package dev.sluice.frame;
 
-import dev.sluice.frame.internal.Checks;
-import dev.sluice.frame.internal.PayloadFrameWriter;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -29,8 +27,8 @@ import io.netty.buffer.ByteBuf;
  */
 public final class RequestFnfFrame {
 
-    /** Offset of the payload section from the frame start. */
-    public static final int PAYLOAD_START = FrameHeader.SIZE;
+    /** Offset of the payload section from the frame start: 6, no field precedes it. */
+    public static final int PAYLOAD_START = PayloadBearingLayout.payloadStart(FrameType.REQUEST_FNF);
 
     private RequestFnfFrame() {
     }
@@ -47,9 +45,8 @@ public final class RequestFnfFrame {
      *     {@link FrameHeader#MAX_FRAME_LENGTH}
      */
     public static int encode(ByteBuf out, int streamId, boolean follows, ByteBuf metadata, ByteBuf data) {
-        Checks.streamIdPositive(streamId, FrameType.REQUEST_FNF);
-        return PayloadFrameWriter.write(out, streamId, FrameType.REQUEST_FNF, follows ? FrameFlags.FOLLOWS : 0,
-                false, 0, metadata, data);
+        return PayloadBearingLayout.encode(out, streamId, FrameType.REQUEST_FNF, flags(follows), 0,
+                metadata, data);
     }
 
     /**
@@ -68,9 +65,8 @@ public final class RequestFnfFrame {
      */
     public static int encode(ByteBuf out, int streamId, boolean follows, ByteBuf metadata, int metadataIndex,
             int metadataLength, ByteBuf data, int dataIndex, int dataLength) {
-        Checks.streamIdPositive(streamId, FrameType.REQUEST_FNF);
-        return PayloadFrameWriter.write(out, streamId, FrameType.REQUEST_FNF, follows ? FrameFlags.FOLLOWS : 0,
-                false, 0, metadata, metadataIndex, metadataLength, data, dataIndex, dataLength);
+        return PayloadBearingLayout.encode(out, streamId, FrameType.REQUEST_FNF, flags(follows), 0,
+                metadata, metadataIndex, metadataLength, data, dataIndex, dataLength);
     }
 
     /** The length {@link #encode(ByteBuf, int, boolean, ByteBuf, ByteBuf)} writes. Saturates, never throws. */
@@ -80,7 +76,7 @@ public final class RequestFnfFrame {
 
     /** The length of a REQUEST_FNF frame with these borrowed buffers. Saturates, never throws. */
     public static int encodedLength(ByteBuf metadata, ByteBuf data) {
-        return encodedLength(PayloadFrameWriter.metadataLength(metadata), Checks.readable(data));
+        return PayloadBearingLayout.encodedLength(FrameType.REQUEST_FNF, metadata, data);
     }
 
     /** The length the range form of {@code encode} writes. Saturates, never throws. */
@@ -91,7 +87,7 @@ public final class RequestFnfFrame {
 
     /** The length of a REQUEST_FNF frame with {@code metadataLength} (-1 for none) and {@code dataLength} bytes. */
     public static int encodedLength(int metadataLength, int dataLength) {
-        return PayloadFrameWriter.length(0, metadataLength, dataLength);
+        return PayloadBearingLayout.encodedLength(FrameType.REQUEST_FNF, metadataLength, dataLength);
     }
 
     /** Whether more fragments of this request follow (F). */
@@ -117,5 +113,9 @@ public final class RequestFnfFrame {
     /** The data length, 0 or more. */
     public static int dataLength(ByteBuf buf, int off, int len) {
         return PayloadSection.dataLength(buf, off, len, PAYLOAD_START);
+    }
+
+    private static int flags(boolean follows) {
+        return follows ? FrameFlags.FOLLOWS : 0;
     }
 }

@@ -1,7 +1,6 @@
 package dev.sluice.frame;
 
 import dev.sluice.frame.internal.Checks;
-import dev.sluice.frame.internal.Demand;
 import io.netty.buffer.ByteBuf;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Machinery shared by the frame codecs: argument checks, the demand mapping, the payload-frame writer. Not an API:
+ * Machinery shared by the frame codecs: the argument checks of the encoders. Not an API:
  * anything here may change without notice.
  */
 package dev.sluice.frame.internal;

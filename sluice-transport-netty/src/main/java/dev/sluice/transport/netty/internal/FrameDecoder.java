@@ -20,6 +20,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     private final int maxFrameLength;
     private FrameHandler handler;
     private boolean failed;
+    private boolean closeReported;
 
     public FrameDecoder(int maxFrameLength) {
         this.maxFrameLength = maxFrameLength;
@@ -36,7 +37,9 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             in.skipBytes(in.readableBytes());
             return;
         }
-        while (in.readableBytes() >= LENGTH_PREFIX) {
+        // Checked before each frame, not after: when the channel goes inactive Netty decodes what is still buffered
+        // once more, and an engine that closed the connection must not be handed frames after that.
+        while (ctx.channel().isActive() && in.readableBytes() >= LENGTH_PREFIX) {
             int start = in.readerIndex();
             int length = in.getUnsignedMedium(start);
             if (length > maxFrameLength) {
@@ -50,9 +53,6 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             }
             in.readerIndex(start + LENGTH_PREFIX + length);
             handler.onFrame(in, start + LENGTH_PREFIX, length);
-            if (!ctx.channel().isActive()) {
-                return;
-            }
         }
     }
 
@@ -75,16 +75,23 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         super.channelInactive(ctx);
-        if (handler != null) {
-            handler.onClose(null);
-        }
+        reportClose(null);
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (handler != null) {
+        reportClose(cause);
+        ctx.close();
+    }
+
+    /**
+     * Tells the handler once, as {@link FrameHandler#onClose} promises: an exception is reported with its cause, and
+     * the close it triggers then finds the handler told.
+     */
+    private void reportClose(Throwable cause) {
+        if (handler != null && !closeReported) {
+            closeReported = true;
             handler.onClose(cause);
         }
-        ctx.close();
     }
 }

@@ -1,0 +1,271 @@
+package dev.sluice.core.internal.connection;
+
+import dev.sluice.core.exceptions.RSocketErrorException;
+import dev.sluice.core.exceptions.RejectedException;
+import dev.sluice.core.internal.stream.OutboundGate;
+import dev.sluice.core.internal.stream.Stream;
+import dev.sluice.core.internal.stream.StreamHost;
+import dev.sluice.frame.CancelFrame;
+import dev.sluice.frame.ErrorFrame;
+import dev.sluice.frame.FrameHeader;
+import dev.sluice.frame.MetadataPushFrame;
+import dev.sluice.frame.PayloadFrame;
+import dev.sluice.frame.RequestNFrame;
+import io.netty.buffer.ByteBuf;
+import io.netty.util.collection.IntObjectHashMap;
+import io.netty.util.collection.IntObjectMap;
+import io.netty.util.concurrent.EventExecutor;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The streams of one connection and what they reach of it: the int-keyed registry of active streams and of
+ * requests still being reassembled, stream-id allocation, the frames streams write, and the writability gate that
+ * paces their publishers. The {@link StreamHost} the interaction classes see.
+ *
+ * <p>Event-loop confined, except {@link #execute} and {@link #inEventLoop}.
+ */
+final class StreamRegistry implements StreamHost, OutboundGate {
+
+    private static final int MAX_STREAM_ID = Integer.MAX_VALUE;
+
+    private final RSocketConnection connection;
+    private final EventExecutor loop;
+    private final FrameWriter writer;
+    private final IntObjectHashMap<Stream> streams = new IntObjectHashMap<>();
+    private final IntObjectHashMap<Reassembly> reassemblies = new IntObjectHashMap<>(4);
+    /** Outbound demand waiting for the transport to become writable. */
+    private final ArrayDeque<Runnable> writableWaiters = new ArrayDeque<>(0);
+    private int nextStreamId;
+    private boolean closed;
+
+    StreamRegistry(RSocketConnection connection, EventExecutor loop, FrameWriter writer, boolean client) {
+        this.connection = connection;
+        this.loop = loop;
+        this.writer = writer;
+        this.nextStreamId = client ? 1 : 2;
+    }
+
+    // --- the registry ----------------------------------------------------------------------------------------
+
+    Stream get(int streamId) {
+        return streams.get(streamId);
+    }
+
+    @Override
+    public void registerPeerStream(int streamId, Stream stream) {
+        streams.put(streamId, stream);
+    }
+
+    boolean inUse(int streamId) {
+        return streams.containsKey(streamId) || reassemblies.containsKey(streamId);
+    }
+
+    /** Streams and reassemblies: what counts against maxActiveStreams. */
+    int active() {
+        return streams.size() + reassemblies.size();
+    }
+
+    int size() {
+        return streams.size();
+    }
+
+    boolean isEmpty() {
+        return streams.isEmpty();
+    }
+
+    Reassembly reassembly(int streamId) {
+        return reassemblies.isEmpty() ? null : reassemblies.get(streamId);
+    }
+
+    void putReassembly(int streamId, Reassembly r) {
+        reassemblies.put(streamId, r);
+    }
+
+    /** The reassembly of {@code streamId} is complete: it leaves the table, handing over its buffers. */
+    void takeReassembly(int streamId) {
+        reassemblies.remove(streamId);
+    }
+
+    /** Drops the fragments received so far on {@code streamId}, if any. */
+    void dropReassembly(int streamId) {
+        if (!reassemblies.isEmpty()) {
+            Reassembly r = reassemblies.remove(streamId);
+            if (r != null) {
+                r.abandon(streamId);
+            }
+        }
+    }
+
+    @Override
+    public int register(Stream stream) {
+        int id = allocateStreamId();
+        if (id > 0) {
+            streams.put(id, stream);
+        }
+        return id;
+    }
+
+    @Override
+    public int allocateStreamId() {
+        int id = nextStreamId;
+        if (id <= 0 || id > MAX_STREAM_ID) {
+            return -1;
+        }
+        nextStreamId = id + 2;
+        return id;
+    }
+
+    @Override
+    public RSocketErrorException streamIdsExhausted() {
+        return new RejectedException("stream ids exhausted on this connection (2^31-1 requests); open a new one");
+    }
+
+    @Override
+    public boolean remove(int streamId, Stream stream) {
+        if (streams.get(streamId) != stream) {
+            return false;
+        }
+        streams.remove(streamId);
+        dropReassembly(streamId);
+        if (streams.isEmpty()) {
+            connection.lastStreamRemoved();
+        }
+        return true;
+    }
+
+    /** The connection closed: every stream and reassembly ends with {@code cause}; nothing is written anymore. */
+    void closeAll(Throwable cause) {
+        closed = true;
+        writableWaiters.clear();
+        if (!streams.isEmpty()) {
+            List<Stream> open = new ArrayList<>(streams.values());
+            streams.clear();
+            for (Stream st : open) {
+                try {
+                    st.onConnectionClosed(cause);
+                } catch (Throwable t) {
+                    RSocketConnection.log.warn("stream failed while closing", t);
+                }
+            }
+        }
+        if (!reassemblies.isEmpty()) {
+            for (IntObjectMap.PrimitiveEntry<Reassembly> e : reassemblies.entries()) {
+                e.value().abandon(e.key());
+            }
+            reassemblies.clear();
+        }
+    }
+
+    // --- the event loop and the gate -------------------------------------------------------------------------
+
+    @Override
+    public EventExecutor loop() {
+        return loop;
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        if (loop.inEventLoop()) {
+            task.run();
+        } else {
+            loop.execute(task);
+        }
+    }
+
+    @Override
+    public boolean inEventLoop() {
+        return loop.inEventLoop();
+    }
+
+    @Override
+    public OutboundGate gate() {
+        return this;
+    }
+
+    @Override
+    public boolean writable() {
+        return connection.transportWritable();
+    }
+
+    @Override
+    public void whenWritable(Runnable task) {
+        if (!closed) {
+            writableWaiters.add(task);
+        }
+    }
+
+    @Override
+    public void later(Runnable task) {
+        loop.execute(task);
+    }
+
+    /** The transport's writability changed: waiters either request a batch or, if full again, wait anew. */
+    void onWritabilityChanged(boolean writable) {
+        for (int i = writableWaiters.size(); i > 0 && writable && connection.transportWritable(); i--) {
+            writableWaiters.poll().run();
+        }
+    }
+
+    @Override
+    public Throwable refuseNewRequest() {
+        return connection.refuseNewRequest();
+    }
+
+    @Override
+    public Throwable refuseWhenClosed() {
+        return connection.refuseWhenClosed();
+    }
+
+    // --- frames the streams write ----------------------------------------------------------------------------
+
+    @Override
+    public void writePayloadBearing(int frameType, int streamId, int flags, long initialRequestN, ByteBuf metadata,
+                                    ByteBuf data) {
+        writer.writePayloadBearing(frameType, streamId, flags, initialRequestN, metadata, data);
+    }
+
+    @Override
+    public void writeRequestN(int streamId, long n) {
+        if (!closed) {
+            ByteBuf out = writer.begin(FrameHeader.SIZE + 4);
+            RequestNFrame.encode(out, streamId, n);
+            writer.end();
+        }
+    }
+
+    @Override
+    public void writeCancel(int streamId) {
+        if (!closed) {
+            ByteBuf out = writer.begin(FrameHeader.SIZE);
+            CancelFrame.encode(out, streamId);
+            writer.end();
+        }
+    }
+
+    @Override
+    public void writeComplete(int streamId) {
+        if (!closed) {
+            ByteBuf out = writer.begin(FrameHeader.SIZE);
+            PayloadFrame.encode(out, streamId, false, true, false, null, null);
+            writer.end();
+        }
+    }
+
+    @Override
+    public void writeError(int streamId, int code, String message) {
+        if (!closed) {
+            ByteBuf out = writer.begin(FrameHeader.SIZE + 4 + message.length() * 3);
+            ErrorFrame.encode(out, streamId, code, message);
+            writer.end();
+        }
+    }
+
+    @Override
+    public void writeMetadataPush(ByteBuf metadata) {
+        ByteBuf out = writer.begin(MetadataPushFrame.encodedLength(metadata));
+        MetadataPushFrame.encode(out, metadata);
+        writer.end();
+    }
+}

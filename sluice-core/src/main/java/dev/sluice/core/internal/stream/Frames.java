@@ -1,0 +1,40 @@
+package dev.sluice.core.internal.stream;
+
+import dev.sluice.core.Payload;
+import dev.sluice.frame.PayloadSection;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+
+/** Turns the payload section of a received frame into a {@link Payload} of retained slices (zero copy). */
+public final class Frames {
+
+    private Frames() {
+    }
+
+    /** The payload of the frame at {@code buf[off, off + len)}, whose payload section starts at {@code start}. */
+    public static Payload payload(ByteBuf buf, int off, int len, int start) {
+        int mdLen = PayloadSection.metadataLength(buf, off, len, start);
+        int dataLen = PayloadSection.dataLength(buf, off, len, start);
+        ByteBuf data = dataLen == 0 ? Unpooled.EMPTY_BUFFER
+            : buf.retainedSlice(PayloadSection.dataOffset(buf, off, len, start), dataLen);
+        ByteBuf metadata = mdLen < 0 ? null : mdLen == 0 ? Unpooled.EMPTY_BUFFER
+            : buf.retainedSlice(PayloadSection.metadataOffset(buf, off, start), mdLen);
+        return Payload.create(data, metadata);
+    }
+
+    /**
+     * The payload whose metadata is {@code buf[mdOffset, +mdLength)} ({@code mdLength} -1 = absent) and whose data
+     * is {@code buf[dataOffset, +dataLength)}, as retained slices.
+     */
+    public static Payload payload(ByteBuf buf, int mdOffset, int mdLength, int dataOffset, int dataLength) {
+        ByteBuf data = dataLength == 0 ? Unpooled.EMPTY_BUFFER : buf.retainedSlice(dataOffset, dataLength);
+        ByteBuf metadata = mdLength < 0 ? null : mdLength == 0 ? Unpooled.EMPTY_BUFFER
+            : buf.retainedSlice(mdOffset, mdLength);
+        return Payload.create(data, metadata);
+    }
+
+    /** The metadata buffer, or null when absent (for the encoder, which must tell absent from empty). */
+    public static ByteBuf metadataOrNull(Payload p) {
+        return p.hasMetadata() ? p.metadata() : null;
+    }
+}

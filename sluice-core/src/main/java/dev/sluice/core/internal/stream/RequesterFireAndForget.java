@@ -1,0 +1,89 @@
+package dev.sluice.core.internal.stream;
+
+import static dev.sluice.core.internal.stream.StreamState.canSignal;
+import static dev.sluice.core.internal.stream.StreamState.isSubscribed;
+
+import dev.sluice.core.Payload;
+import dev.sluice.frame.FrameType;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Operators;
+
+/**
+ * Fire-and-forget and metadata-push: write one frame on the event loop and complete. No stream is registered:
+ * nothing comes back. The frame goes out on subscription, without waiting for demand, as rsocket-java does.
+ *
+ * <p>The payload belongs to the start task once it set FIRST_FRAME_SENT; a cancel before that (inside
+ * {@code onSubscribe}) leaves the release to the task, which then sends nothing.
+ */
+public final class RequesterFireAndForget extends Mono<Void> implements Subscription, Runnable {
+
+    private static final AtomicLongFieldUpdater<RequesterFireAndForget> STATE =
+        AtomicLongFieldUpdater.newUpdater(RequesterFireAndForget.class, "state");
+
+    private final StreamHost host;
+    private final boolean metadataPush;
+    private Payload payload;
+    private CoreSubscriber<? super Void> actual;
+    private volatile long state;
+
+    public RequesterFireAndForget(StreamHost host, Payload payload, boolean metadataPush) {
+        this.host = host;
+        this.payload = payload;
+        this.metadataPush = metadataPush;
+    }
+
+    @Override
+    public void subscribe(CoreSubscriber<? super Void> subscriber) {
+        if (isSubscribed(StreamState.markSubscribed(STATE, this))) {
+            Operators.error(subscriber, new IllegalStateException("this Mono allows one subscriber"));
+            return;
+        }
+        actual = subscriber;
+        subscriber.onSubscribe(this);
+        host.execute(this);
+    }
+
+    @Override
+    public void request(long n) {
+    }
+
+    @Override
+    public void run() {
+        Payload p = payload;
+        payload = null;
+        if (!canSignal(StreamState.markFirstFrameSent(STATE, this))) {
+            p.release();
+            return;
+        }
+        try {
+            Throwable refused = metadataPush ? host.refuseWhenClosed() : host.refuseNewRequest();
+            if (refused != null) {
+                actual.onError(refused);
+                return;
+            }
+            if (metadataPush) {
+                host.writeMetadataPush(p.metadata());
+            } else {
+                int id = host.allocateStreamId();
+                if (id < 0) {
+                    actual.onError(host.streamIdsExhausted());
+                    return;
+                }
+                host.writePayloadBearing(FrameType.REQUEST_FNF, id, 0, 0, Frames.metadataOrNull(p), p.data());
+            }
+        } finally {
+            p.release();
+        }
+        StreamState.markTerminated(STATE, this);
+        actual.onComplete();
+    }
+
+    @Override
+    public void cancel() {
+        // Before the task ran, it sees CANCELLED and drops the payload; after, the frame is out and this is moot.
+        StreamState.markCancelled(STATE, this);
+    }
+}

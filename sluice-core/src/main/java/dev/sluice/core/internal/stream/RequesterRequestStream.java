@@ -1,0 +1,191 @@
+package dev.sluice.core.internal.stream;
+
+import static dev.sluice.core.internal.stream.StreamState.canSignal;
+import static dev.sluice.core.internal.stream.StreamState.isFirstFrameSent;
+import static dev.sluice.core.internal.stream.StreamState.isSubscribed;
+
+import dev.sluice.core.Payload;
+import dev.sluice.core.exceptions.InvalidException;
+import dev.sluice.core.exceptions.RSocketErrorException;
+import dev.sluice.frame.Demand;
+import dev.sluice.frame.FrameType;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Operators;
+
+/**
+ * The requester side of request-stream: the {@code Flux}, its subscription, the registry entry and the task that
+ * sends demand, in one object.
+ *
+ * <p>Demand from any thread accumulates (saturating) in the state word; the caller that raises it from 0 queues
+ * this task, which sends it as the REQUEST_STREAM's initial n, or later as REQUEST_N, so that bursts of
+ * {@code request(1)} coalesce into one frame. {@code outstanding} (event loop only) counts credits the peer has
+ * not used yet: a payload beyond them fails the stream instead of being buffered. Our outbound side is done once
+ * the request is sent; the stream ends with the responder's COMPLETE or ERROR, or our cancel.
+ */
+public final class RequesterRequestStream extends Flux<Payload> implements Subscription, Runnable, Stream {
+
+    private static final AtomicLongFieldUpdater<RequesterRequestStream> STATE =
+        AtomicLongFieldUpdater.newUpdater(RequesterRequestStream.class, "state");
+
+    private final StreamHost host;
+    private Payload payload;
+    private CoreSubscriber<? super Payload> actual;
+    private volatile long state;
+    // Event-loop confined:
+    private int streamId;
+    private long outstanding;
+    private boolean cancelSent;
+
+    public RequesterRequestStream(StreamHost host, Payload payload) {
+        this.host = host;
+        this.payload = payload;
+    }
+
+    @Override
+    public void subscribe(CoreSubscriber<? super Payload> subscriber) {
+        if (isSubscribed(StreamState.markSubscribed(STATE, this))) {
+            Operators.error(subscriber, new IllegalStateException("a request-stream Flux allows one subscriber"));
+            return;
+        }
+        actual = subscriber;
+        subscriber.onSubscribe(this);
+    }
+
+    @Override
+    public void request(long n) {
+        if (n <= 0) {
+            cancel();
+            actual.onError(Operators.onOperatorError(new IllegalArgumentException(
+                "request(n) needs n > 0 (Reactive Streams rule 3.9), got " + n), actual.currentContext()));
+            return;
+        }
+        if (StreamState.wasIdle(StreamState.addDemand(STATE, this, n))) {
+            host.execute(this);
+        }
+    }
+
+    @Override
+    public void cancel() {
+        long prev = StreamState.markCancelled(STATE, this);
+        if (canSignal(prev) && StreamState.demand(prev) == 0) {
+            // No task is queued for demand: queue one to send CANCEL (or drop the unsent payload).
+            host.execute(this);
+        }
+    }
+
+    /**
+     * On the event loop: sends the demand taken from the state word, or the cancel. Taking the demand and setting
+     * CANCELLED are both CASes on the state word, so a cancel either shows in what was taken or finds demand 0 and
+     * queues this task again.
+     */
+    @Override
+    public void run() {
+        long prev = StreamState.takeDemand(STATE, this);
+        if (StreamState.isCancelled(prev)) {
+            onCancelled(prev);
+            return;
+        }
+        long n = StreamState.demand(prev);
+        if (n == 0 || StreamState.isTerminated(prev)) {
+            return;
+        }
+        if (isFirstFrameSent(prev)) {
+            if (outstanding != Long.MAX_VALUE) {
+                outstanding = Demand.grant(outstanding, n);
+                host.writeRequestN(streamId, n);
+            }
+            return;
+        }
+        if (!canSignal(StreamState.markFirstFrameSent(STATE, this))) {
+            releasePayload();
+            return;
+        }
+        Payload p = payload;
+        payload = null;
+        Throwable refused = host.refuseNewRequest();
+        int id = refused == null ? host.register(this) : -1;
+        if (id < 0) {
+            p.release();
+            fail(refused != null ? refused : host.streamIdsExhausted());
+            return;
+        }
+        streamId = id;
+        outstanding = Demand.grant(0, n);
+        try {
+            host.writePayloadBearing(FrameType.REQUEST_STREAM, id, 0, n, Frames.metadataOrNull(p), p.data());
+        } finally {
+            p.release();
+        }
+        StreamState.markOutboundDone(STATE, this);
+    }
+
+    private void onCancelled(long s) {
+        if (!isFirstFrameSent(s)) {
+            releasePayload();
+        } else if (!cancelSent) {
+            cancelSent = true;
+            if (host.remove(streamId, this)) {
+                host.writeCancel(streamId);
+            }
+        }
+    }
+
+    private void releasePayload() {
+        Payload p = payload;
+        if (p != null) {
+            payload = null;
+            p.release();
+        }
+    }
+
+    private void fail(Throwable t) {
+        if (canSignal(StreamState.markTerminated(STATE, this))) {
+            actual.onError(t);
+        }
+    }
+
+    @Override
+    public void onNextFrame(Payload p, boolean complete) {
+        if (!canSignal(state)) {
+            p.release();
+            return;
+        }
+        if (outstanding == 0) {
+            p.release();
+            host.remove(streamId, this);
+            host.writeCancel(streamId);
+            fail(new InvalidException("peer sent more payloads than requested on stream " + streamId
+                + "; stream cancelled"));
+            return;
+        }
+        if (outstanding != Long.MAX_VALUE) {
+            outstanding--;
+        }
+        actual.onNext(p);
+        if (complete) {
+            onCompleteFrame();
+        }
+    }
+
+    @Override
+    public void onCompleteFrame() {
+        host.remove(streamId, this);
+        if (canSignal(StreamState.markTerminated(STATE, this))) {
+            actual.onComplete();
+        }
+    }
+
+    @Override
+    public void onErrorFrame(RSocketErrorException error) {
+        host.remove(streamId, this);
+        fail(error);
+    }
+
+    @Override
+    public void onConnectionClosed(Throwable cause) {
+        fail(cause);
+    }
+}

@@ -1,0 +1,64 @@
+package dev.sluice.core.internal.stream;
+
+import dev.sluice.core.exceptions.RSocketErrorException;
+import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.EventExecutor;
+
+/**
+ * What a stream needs from its connection: the event loop, the stream registry, the frames it writes and whether
+ * a new request may start. Implemented by the connection; every method but {@link #execute} and
+ * {@link #inEventLoop} must be called on the event loop.
+ */
+public interface StreamHost {
+
+    EventExecutor loop();
+
+    /** Runs {@code task} on the event loop: now if already there, else queued behind what is there. */
+    void execute(Runnable task);
+
+    boolean inEventLoop();
+
+    /** What outbound streams pace their publishers with. */
+    OutboundGate gate();
+
+    /**
+     * Why a new local request cannot start now, or null; with leasing, also takes the request's lease permit.
+     */
+    Throwable refuseNewRequest();
+
+    /** Why nothing can be sent now (closed or closing), or null. */
+    Throwable refuseWhenClosed();
+
+    /** Registers {@code stream} under a fresh stream id of this side; -1 when ids are exhausted. */
+    int register(Stream stream);
+
+    /** Registers a stream the peer opened, under the peer's id (before its handler's answer is subscribed). */
+    void registerPeerStream(int streamId, Stream stream);
+
+    /** A fresh stream id for a request that needs no registry entry (fire-and-forget); -1 when exhausted. */
+    int allocateStreamId();
+
+    /** The error for a request that found no stream id left. */
+    RSocketErrorException streamIdsExhausted();
+
+    /** Removes {@code stream} if it is still the one registered under {@code streamId}. */
+    boolean remove(int streamId, Stream stream);
+
+    /**
+     * Writes a REQUEST_* or PAYLOAD frame (fragmented to the MTU when one is set). Borrows both buffers;
+     * {@code metadata} null = absent.
+     */
+    void writePayloadBearing(int frameType, int streamId, int flags, long initialRequestN, ByteBuf metadata,
+                             ByteBuf data);
+
+    void writeRequestN(int streamId, long n);
+
+    void writeCancel(int streamId);
+
+    /** PAYLOAD with COMPLETE alone. */
+    void writeComplete(int streamId);
+
+    void writeError(int streamId, int code, String message);
+
+    void writeMetadataPush(ByteBuf metadata);
+}

@@ -1,0 +1,212 @@
+package dev.sluice.transport.netty.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.core.transport.FrameHandler;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link FrameDecoder} in an {@link EmbeddedChannel}: frames split across reads anywhere, several frames in one
+ * read, a length prefix over the limit, a zero-length frame, closing with half a frame buffered. The inbound
+ * buffers come from the pooled allocator, so the leak gate sees anything the decoder fails to release.
+ */
+class FrameDecoderTest {
+
+    private static final int MAX_FRAME_LENGTH = 1000;
+
+    private final Recorder recorder = new Recorder();
+    private final FrameDecoder decoder = new FrameDecoder(MAX_FRAME_LENGTH);
+    private final EmbeddedChannel channel = new EmbeddedChannel(decoder);
+
+    @AfterEach
+    void finish() {
+        channel.finishAndReleaseAll();
+    }
+
+    /** Three frames of 6, 1 and 300 bytes, each behind its 3-byte length prefix, as one byte array. */
+    private static byte[] threeFrames() {
+        ByteBuf b = ByteBufAllocator.DEFAULT.heapBuffer();
+        try {
+            for (int length : new int[] {6, 1, 300}) {
+                b.writeMedium(length);
+                for (int i = 0; i < length; i++) {
+                    b.writeByte(length + i);
+                }
+            }
+            return ByteBufUtil.getBytes(b);
+        } finally {
+            b.release();
+        }
+    }
+
+    private static byte[] frame(int length) {
+        byte[] f = new byte[length];
+        for (int i = 0; i < length; i++) {
+            f[i] = (byte) (length + i);
+        }
+        return f;
+    }
+
+    /** Writes {@code bytes[from, to)} as one read, in a pooled (leak-tracked) buffer the decoder releases. */
+    private void read(byte[] bytes, int from, int to) {
+        channel.writeInbound(ByteBufAllocator.DEFAULT.buffer(to - from).writeBytes(bytes, from, to - from));
+    }
+
+    @Test
+    void framesSplitAcrossTwoReadsAtEveryByteBoundaryArriveWhole() {
+        byte[] stream = threeFrames();
+        for (int split = 1; split < stream.length; split++) {
+            FrameDecoder fresh = new FrameDecoder(MAX_FRAME_LENGTH);
+            Recorder r = new Recorder();
+            fresh.handler(r);
+            EmbeddedChannel ch = new EmbeddedChannel(fresh);
+
+            ch.writeInbound(ByteBufAllocator.DEFAULT.buffer().writeBytes(stream, 0, split));
+            ch.writeInbound(ByteBufAllocator.DEFAULT.buffer().writeBytes(stream, split, stream.length - split));
+
+            assertThat(r.frames).as("split at %d", split).containsExactly(frame(6), frame(1), frame(300));
+            assertThat(r.readCompletes).isEqualTo(2);
+            ch.finishAndReleaseAll();
+        }
+    }
+
+    @Test
+    void framesFedOneByteAtATimeArriveWhole() {
+        decoder.handler(recorder);
+        byte[] stream = threeFrames();
+        for (int i = 0; i < stream.length; i++) {
+            read(stream, i, i + 1);
+        }
+        assertThat(recorder.frames).containsExactly(frame(6), frame(1), frame(300));
+        assertThat(recorder.readCompletes).isEqualTo(stream.length);
+    }
+
+    @Test
+    void severalFramesInOneReadArriveInOrderBeforeOneReadComplete() {
+        decoder.handler(recorder);
+        byte[] stream = threeFrames();
+        read(stream, 0, stream.length);
+        assertThat(recorder.frames).containsExactly(frame(6), frame(1), frame(300));
+        assertThat(recorder.events).containsExactly("frame 6", "frame 1", "frame 300", "readComplete");
+    }
+
+    @Test
+    void aZeroLengthFrameIsPassedOnForTheEngineToRefuse() {
+        decoder.handler(recorder);
+        byte[] stream = {0, 0, 0, 0, 0, 1, 42};
+        read(stream, 0, stream.length);
+        assertThat(recorder.frames).containsExactly(new byte[0], new byte[] {42});
+    }
+
+    @Test
+    void aLengthPrefixOverTheLimitIsATransportErrorAndEndsDecoding() {
+        decoder.handler(recorder);
+        byte[] stream = {0, 0, 1, 7, // a good frame first
+            0, 0x03, (byte) 0xE9, 1, 2, 3, // 1001 > 1000
+            0, 0, 1, 9};
+        read(stream, 0, stream.length);
+        read(new byte[] {0, 0, 1, 8}, 0, 4); // bytes after the failure are dropped unread
+
+        assertThat(recorder.frames).containsExactly(new byte[] {7});
+        assertThat(recorder.errors).containsExactly("frame length 1001 exceeds maxFrameLength=1000");
+    }
+
+    @Test
+    void aFrameExactlyAtTheLimitIsAccepted() {
+        decoder.handler(recorder);
+        byte[] atTheLimit = new byte[3 + MAX_FRAME_LENGTH];
+        atTheLimit[1] = 0x03; // 0x0003E8 = 1000
+        atTheLimit[2] = (byte) 0xE8;
+        read(atTheLimit, 0, atTheLimit.length);
+        assertThat(recorder.frames).singleElement().satisfies(f -> assertThat(f).hasSize(MAX_FRAME_LENGTH));
+        assertThat(recorder.errors).isEmpty();
+    }
+
+    @Test
+    void closingWithHalfAFrameBufferedReleasesItAndReportsTheClose() {
+        decoder.handler(recorder);
+        byte[] stream = threeFrames();
+        read(stream, 0, 3 + 6 + 3 + 1 + 3 + 100); // two frames and a third of the last
+
+        channel.close();
+
+        assertThat(recorder.frames).containsExactly(frame(6), frame(1));
+        assertThat(recorder.closes).containsExactly("closed: null");
+    }
+
+    @Test
+    void bytesBeforeAHandlerIsSetAreDropped() {
+        byte[] stream = threeFrames();
+        read(stream, 0, 3 + 6);
+        decoder.handler(recorder);
+        read(stream, 3 + 6, stream.length);
+        assertThat(recorder.frames).containsExactly(frame(1), frame(300));
+    }
+
+    @Test
+    void decodingStopsWhenTheEngineClosesTheChannelMidRead() {
+        recorder.closeOnFrame = channel;
+        decoder.handler(recorder);
+        byte[] stream = threeFrames();
+        read(stream, 0, stream.length);
+        // Netty decodes the buffered rest once more as the channel goes inactive; none of it reaches the engine.
+        assertThat(recorder.frames).containsExactly(frame(6));
+        assertThat(recorder.closes).containsExactly("closed: null");
+    }
+
+    @Test
+    void anExceptionInThePipelineClosesTheConnectionAndIsReportedOnce() {
+        decoder.handler(recorder);
+        channel.pipeline().fireExceptionCaught(new IOException("connection reset"));
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(recorder.closes).containsExactly("closed: java.io.IOException: connection reset");
+    }
+
+    /** Notes what the decoder hands over; copies frames, so it keeps no buffer. */
+    private static final class Recorder implements FrameHandler {
+        final List<byte[]> frames = new ArrayList<>();
+        final List<String> events = new ArrayList<>();
+        final List<String> errors = new ArrayList<>();
+        final List<String> closes = new ArrayList<>();
+        int readCompletes;
+        EmbeddedChannel closeOnFrame;
+
+        @Override
+        public void onFrame(ByteBuf buf, int offset, int length) {
+            frames.add(ByteBufUtil.getBytes(buf, offset, length));
+            events.add("frame " + length);
+            if (closeOnFrame != null) {
+                closeOnFrame.close();
+            }
+        }
+
+        @Override
+        public void onReadComplete() {
+            readCompletes++;
+            events.add("readComplete");
+        }
+
+        @Override
+        public void onWritabilityChanged(boolean writable) {
+            events.add("writable " + writable);
+        }
+
+        @Override
+        public void onTransportError(String message) {
+            errors.add(message);
+        }
+
+        @Override
+        public void onClose(Throwable cause) {
+            closes.add("closed: " + cause);
+        }
+    }
+}

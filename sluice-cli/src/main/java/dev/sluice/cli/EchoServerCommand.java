@@ -4,7 +4,6 @@ import dev.sluice.core.CloseableServer;
 import dev.sluice.core.RSocketServer;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.transport.netty.TcpServerTransport;
-import dev.sluice.transport.netty.internal.EventLoops;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -85,7 +84,7 @@ final class EchoServerCommand implements Callable<Integer> {
         }
         CloseableServer running = server.bind(transport).block();
         log.info("echo-server listening on {} ({}, backlog {}, mtu {}, leases {})", running.address(),
-            EventLoops.EPOLL ? "epoll" : "nio", transport.backlog(), mtu == 0 ? "off" : mtu,
+            transport.epoll() ? "epoll" : "nio", transport.backlog(), mtu == 0 ? "off" : mtu,
             leaseLog == null ? "off" : leaseAllowed + " requests / " + leaseTtl.toMillis() + " ms");
         return running;
     }

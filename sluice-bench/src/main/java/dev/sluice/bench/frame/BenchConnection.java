@@ -2,11 +2,9 @@ package dev.sluice.bench.frame;
 
 import dev.sluice.core.Connection;
 import dev.sluice.core.RSocket;
-import dev.sluice.core.internal.connection.ConnectionConfig;
-import dev.sluice.core.internal.connection.RSocketConnection;
+import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.transport.DuplexConnection;
 import dev.sluice.core.transport.FrameHandler;
-import dev.sluice.frame.SetupFrame;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -15,31 +13,64 @@ import io.netty.util.concurrent.EventExecutor;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import reactor.core.publisher.Mono;
 
 /**
- * A transport stand-in for benchmarks: runs the engine on the benchmark thread (an embedded event loop), counts
- * and drops what the engine writes.
+ * An in-memory transport for benchmarks: a {@link DuplexConnection} whose event loop is the benchmark thread (an
+ * embedded loop), which counts and drops what the engine writes, and which keeps the engine's {@link FrameHandler}
+ * so that a benchmark can feed it inbound frames in place, exactly as a socket transport does.
+ *
+ * <p>Not thread-safe: everything runs on the benchmark thread.
  */
 final class BenchConnection implements DuplexConnection {
 
     private final EmbeddedChannel channel = new EmbeddedChannel();
+    private FrameHandler inbound;
+    private Connection connection;
     long bytesWritten;
     long flushes;
 
+    private BenchConnection() {
+    }
+
     /**
-     * A client connection over a new stand-in, its SETUP sent, serving {@code handler} — a benchmark plays the
-     * server by feeding it frames (the server's requests use even stream ids).
+     * A client connection opened by {@link RSocketConnector} over a new stand-in, its SETUP sent, serving
+     * {@code responder}. A benchmark plays the server by feeding {@link #inbound()} frames (the server's requests
+     * use even stream ids).
      */
-    static Connection connect(BenchConnection transport, Function<Connection, RSocket> handler) {
-        ByteBuf setup = PooledByteBufAllocator.DEFAULT.buffer();
-        SetupFrame.encode(setup, false, 60_000, 300_000, null, "application/binary", "application/binary", null,
-            null);
-        ConnectionConfig config = new ConnectionConfig(0, 16 << 20, 100_000, Duration.ofSeconds(60),
-            Duration.ofSeconds(300));
-        RSocketConnection c = RSocketConnection.client(transport, config, setup, handler);
+    static BenchConnection connect(Function<Connection, RSocket> responder) {
+        BenchConnection transport = new BenchConnection();
+        // Keep-alive far longer than a trial, so that no KEEPALIVE frame lands among the measured ones.
+        CompletableFuture<Connection> connected = RSocketConnector.create()
+            .keepAlive(Duration.ofSeconds(60), Duration.ofSeconds(300))
+            .responder(responder)
+            .connect(() -> Mono.just(transport))
+            .toFuture();
+        // The connector opens the connection on the transport's event loop: here, the tasks this thread runs.
         transport.runPendingTasks();
-        return c.requester();
+        transport.connection = connected.getNow(null);
+        if (transport.connection == null || transport.inbound == null) {
+            throw new IllegalStateException("the connector did not open a connection: connection="
+                + transport.connection + ", started=" + (transport.inbound != null));
+        }
+        return transport;
+    }
+
+    /** The engine's side of the connection: what a transport calls with every frame it reads. */
+    FrameHandler inbound() {
+        return inbound;
+    }
+
+    /** The requester (and owner) of the connection. */
+    Connection connection() {
+        return connection;
+    }
+
+    /** Runs tasks the engine queued (flushes, hops). */
+    void runPendingTasks() {
+        channel.runPendingTasks();
     }
 
     @Override
@@ -52,22 +83,14 @@ final class BenchConnection implements DuplexConnection {
         return channel.eventLoop();
     }
 
-    /** Runs tasks the engine queued (flushes, hops). */
-    void runPendingTasks() {
-        channel.runPendingTasks();
-    }
-
     @Override
     public boolean lengthPrefixed() {
         return true;
     }
 
-    /** The engine's inbound side, which benchmarks feed frames to. */
-    FrameHandler handler;
-
     @Override
     public void start(FrameHandler handler) {
-        this.handler = handler;
+        this.inbound = handler;
     }
 
     @Override
@@ -88,7 +111,13 @@ final class BenchConnection implements DuplexConnection {
 
     @Override
     public void close() {
-        channel.close();
+        // As the SPI promises: onClose follows a close, once.
+        if (channel.isOpen()) {
+            channel.close();
+            if (inbound != null) {
+                inbound.onClose(null);
+            }
+        }
     }
 
     @Override

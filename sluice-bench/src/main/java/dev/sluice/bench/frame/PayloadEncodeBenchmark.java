@@ -1,8 +1,8 @@
 package dev.sluice.bench.frame;
 
-import dev.sluice.core.Connection;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
+import dev.sluice.core.transport.FrameHandler;
 import dev.sluice.frame.RequestStreamFrame;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -46,14 +46,13 @@ public class PayloadEncodeBenchmark {
     int payloadSize;
 
     private BenchConnection transport;
-    private Connection connection;
+    private FrameHandler inbound;
     private ByteBuf template;
     private Subscriber<? super Payload> emitter;
     private int sinceFlush;
 
     @Setup(Level.Trial)
     public void setUp() {
-        transport = new BenchConnection();
         Publisher<Payload> outbound = s -> {
             emitter = s;
             s.onSubscribe(new Subscription() {
@@ -66,19 +65,20 @@ public class PayloadEncodeBenchmark {
                 }
             });
         };
-        connection = BenchConnection.connect(transport, c -> new RSocket() {
+        transport = BenchConnection.connect(c -> new RSocket() {
             @Override
             public Flux<Payload> requestStream(Payload payload) {
                 payload.release();
                 return Flux.from(outbound);
             }
         });
+        inbound = transport.inbound();
         // The peer (a server: even stream ids) asks for an unbounded stream.
         ByteBuf request = PooledByteBufAllocator.DEFAULT.directBuffer();
         RequestStreamFrame.encode(request, 2, false, Integer.MAX_VALUE, null,
             PooledByteBufAllocator.DEFAULT.buffer(0));
-        transport.handler.onFrame(request, 0, request.readableBytes());
-        transport.handler.onReadComplete();
+        inbound.onFrame(request, 0, request.readableBytes());
+        inbound.onReadComplete();
         request.release();
         transport.runPendingTasks();
         if (emitter == null) {
@@ -93,7 +93,7 @@ public class PayloadEncodeBenchmark {
         if (transport.bytesWritten < expected) {
             throw new IllegalStateException("nothing was written: the benchmark measured nothing");
         }
-        connection.dispose();
+        transport.connection().dispose();
         transport.runPendingTasks();
         template.release();
     }
@@ -103,7 +103,7 @@ public class PayloadEncodeBenchmark {
         emitter.onNext(Payload.create(template.retainedDuplicate()));
         if (++sinceFlush == PER_FLUSH) {
             sinceFlush = 0;
-            transport.handler.onReadComplete();
+            inbound.onReadComplete();
         }
         return transport.flushes;
     }

@@ -1,8 +1,8 @@
 package dev.sluice.bench.frame;
 
-import dev.sluice.core.Connection;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
+import dev.sluice.core.transport.FrameHandler;
 import dev.sluice.frame.RequestResponseFrame;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -44,7 +44,7 @@ public class ResponderRequestResponseBenchmark {
     int payloadSize;
 
     private BenchConnection transport;
-    private Connection connection;
+    private FrameHandler inbound;
     private ByteBuf template;
     private ByteBuf requests;
     private int frameLength;
@@ -53,14 +53,14 @@ public class ResponderRequestResponseBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        transport = new BenchConnection();
-        connection = BenchConnection.connect(transport, c -> new RSocket() {
+        transport = BenchConnection.connect(c -> new RSocket() {
             @Override
             public Mono<Payload> requestResponse(Payload payload) {
                 payload.release();
                 return Mono.just(Payload.create(template.retainedDuplicate()));
             }
         });
+        inbound = transport.inbound();
         transport.runPendingTasks();
         template = PooledByteBufAllocator.DEFAULT.directBuffer(payloadSize).writeZero(payloadSize);
         requests = PooledByteBufAllocator.DEFAULT.directBuffer();
@@ -77,7 +77,7 @@ public class ResponderRequestResponseBenchmark {
         if (transport.bytesWritten < expected) {
             throw new IllegalStateException("nothing was written: the benchmark measured nothing");
         }
-        connection.dispose();
+        transport.connection().dispose();
         transport.runPendingTasks();
         template.release();
         requests.release();
@@ -88,10 +88,10 @@ public class ResponderRequestResponseBenchmark {
         // The peer (a server) uses even stream ids; each request gets a fresh one, as on the wire.
         requests.setInt(0, streamId);
         streamId = streamId >= Integer.MAX_VALUE - 2 ? 2 : streamId + 2;
-        transport.handler.onFrame(requests, 0, frameLength);
+        inbound.onFrame(requests, 0, frameLength);
         if (++sinceFlush == PER_FLUSH) {
             sinceFlush = 0;
-            transport.handler.onReadComplete();
+            inbound.onReadComplete();
         }
         return transport.flushes;
     }

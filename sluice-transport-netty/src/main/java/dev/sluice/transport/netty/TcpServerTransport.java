@@ -77,6 +77,15 @@ public final class TcpServerTransport implements ServerTransport {
         return backlog;
     }
 
+    /**
+     * Whether this transport's sockets run on native epoll rather than NIO. Decided once per process: epoll when
+     * the platform's native library loads, unless {@code -Dsluice.transport.noEpoll=true}; every Sluice transport
+     * of the process uses the same.
+     */
+    public boolean epoll() {
+        return EventLoops.EPOLL;
+    }
+
     /** The kernel's limit on accept backlogs, as Netty read it ({@code /proc/sys/net/core/somaxconn}). */
     public static int kernelSomaxconn() {
         return NetUtil.SOMAXCONN;

@@ -60,6 +60,17 @@ public interface Payload extends ReferenceCounted {
         return RefCountedPayload.create(data, metadata);
     }
 
+    /**
+     * A payload over regions of one buffer, without copying: {@code buffer[dataOffset, +dataLength)} is the data
+     * and {@code buffer[metadataOffset, +metadataLength)} the metadata ({@code metadataLength} -1 = absent). Takes
+     * one new reference to {@code buffer} (the caller keeps its own) and releases it with the payload; the data and
+     * metadata views share that reference and are made on first use. How received frames become payloads.
+     */
+    static Payload ofRegions(ByteBuf buffer, int metadataOffset, int metadataLength, int dataOffset,
+                             int dataLength) {
+        return RefCountedPayload.regions(buffer, metadataOffset, metadataLength, dataOffset, dataLength);
+    }
+
     /** A payload holding {@code data} as UTF-8, without metadata. */
     static Payload create(CharSequence data) {
         return RefCountedPayload.create(utf8(data), null);

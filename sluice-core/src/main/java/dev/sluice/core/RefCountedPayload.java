@@ -7,7 +7,13 @@ import io.netty.util.concurrent.FastThreadLocal;
 
 /**
  * The one {@link Payload} implementation: owns a data buffer and an optional metadata buffer and releases both
- * when its own count reaches zero.
+ * when its own count reaches zero — or, for a payload received from the network, one reference to the frame's
+ * buffer, whose regions it shows as data and metadata.
+ *
+ * <p>A received payload ({@link #regions}) holds a single reference to the buffer the frame arrived in and makes
+ * its data and metadata views only when asked for, as plain slices sharing that reference. A payload that is
+ * released unread (a proxy's bookkeeping, a benchmark, a rejected request) thus costs one retain and one release,
+ * where a retained slice per region cost a pooled derived buffer and two more atomic operations each.
  *
  * <p>Instances are pooled, so that receiving a payload allocates nothing at steady state: a released payload must
  * not be touched again, which the reference count enforces for every accessor. The pool is a plain stack per
@@ -29,41 +35,77 @@ final class RefCountedPayload extends AbstractReferenceCounted implements Payloa
 
     private ByteBuf data;
     private ByteBuf metadata;
+    /** The received frame's buffer, or null for a payload made from separate buffers. */
+    private ByteBuf frame;
+    private int dataOffset;
+    private int dataLength;
+    private int metadataOffset;
+    /** -1 = absent. */
+    private int metadataLength;
 
     private RefCountedPayload() {
     }
 
     /** Takes ownership of both buffers; {@code data} null means empty, {@code metadata} null means absent. */
     static RefCountedPayload create(ByteBuf data, ByteBuf metadata) {
-        Pool pool = POOL.get();
-        RefCountedPayload p;
-        if (pool.size == 0) {
-            p = new RefCountedPayload();
-        } else {
-            p = pool.free[--pool.size];
-            p.setRefCnt(1);
-        }
+        RefCountedPayload p = take();
         p.data = data == null ? Unpooled.EMPTY_BUFFER : data;
         p.metadata = metadata;
+        return p;
+    }
+
+    /**
+     * A payload over regions of {@code frame} ({@code metadataLength} -1 = absent); takes one new reference to
+     * {@code frame} and releases it when the payload is released.
+     */
+    static RefCountedPayload regions(ByteBuf frame, int metadataOffset, int metadataLength, int dataOffset,
+                                     int dataLength) {
+        RefCountedPayload p = take();
+        p.frame = frame.retain();
+        p.metadataOffset = metadataOffset;
+        p.metadataLength = metadataLength;
+        p.dataOffset = dataOffset;
+        p.dataLength = dataLength;
+        return p;
+    }
+
+    private static RefCountedPayload take() {
+        Pool pool = POOL.get();
+        if (pool.size == 0) {
+            return new RefCountedPayload();
+        }
+        RefCountedPayload p = pool.free[--pool.size];
+        p.setRefCnt(1);
         return p;
     }
 
     @Override
     public ByteBuf data() {
         ensureAccessible();
-        return data;
+        ByteBuf d = data;
+        if (d == null) {
+            // A received payload's data, made on first use: a slice sharing the payload's one frame reference.
+            d = dataLength == 0 ? Unpooled.EMPTY_BUFFER : frame.slice(dataOffset, dataLength);
+            data = d;
+        }
+        return d;
     }
 
     @Override
     public ByteBuf metadata() {
         ensureAccessible();
-        return metadata == null ? Unpooled.EMPTY_BUFFER : metadata;
+        ByteBuf m = metadata;
+        if (m == null && frame != null && metadataLength > 0) {
+            m = frame.slice(metadataOffset, metadataLength);
+            metadata = m;
+        }
+        return m == null ? Unpooled.EMPTY_BUFFER : m;
     }
 
     @Override
     public boolean hasMetadata() {
         ensureAccessible();
-        return metadata != null;
+        return frame != null ? metadataLength >= 0 : metadata != null;
     }
 
     private void ensureAccessible() {
@@ -91,6 +133,10 @@ final class RefCountedPayload extends AbstractReferenceCounted implements Payloa
 
     @Override
     public RefCountedPayload touch(Object hint) {
+        if (frame != null) {
+            frame.touch(hint);
+            return this;
+        }
         data.touch(hint);
         if (metadata != null) {
             metadata.touch(hint);
@@ -100,13 +146,20 @@ final class RefCountedPayload extends AbstractReferenceCounted implements Payloa
 
     @Override
     protected void deallocate() {
+        ByteBuf f = frame;
         ByteBuf d = data;
         ByteBuf m = metadata;
+        frame = null;
         data = null;
         metadata = null;
         Pool pool = POOL.get();
         if (pool.size < POOL_CAPACITY) {
             pool.free[pool.size++] = this;
+        }
+        if (f != null) {
+            // The slices share this one reference: releasing it releases them.
+            f.release();
+            return;
         }
         d.release();
         if (m != null) {
@@ -125,7 +178,7 @@ final class RefCountedPayload extends AbstractReferenceCounted implements Payloa
         if (refCnt() == 0) {
             return "Payload(released)";
         }
-        return "Payload(data=" + data.readableBytes() + "B, metadata="
-            + (metadata == null ? "none" : metadata.readableBytes() + "B") + ")";
+        return "Payload(data=" + data().readableBytes() + "B, metadata="
+            + (hasMetadata() ? metadata().readableBytes() + "B" : "none") + ")";
     }
 }

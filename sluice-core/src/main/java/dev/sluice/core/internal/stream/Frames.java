@@ -5,7 +5,7 @@ import dev.sluice.frame.PayloadSection;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 
-/** Turns the payload section of a received frame into a {@link Payload} of retained slices (zero copy). */
+/** Turns the payload section of a received frame into a {@link Payload} over its bytes (zero copy). */
 public final class Frames {
 
     private Frames() {
@@ -24,13 +24,10 @@ public final class Frames {
 
     /**
      * The payload whose metadata is {@code buf[mdOffset, +mdLength)} ({@code mdLength} -1 = absent) and whose data
-     * is {@code buf[dataOffset, +dataLength)}, as retained slices.
+     * is {@code buf[dataOffset, +dataLength)}: one reference to {@code buf}, views made on first use.
      */
     public static Payload payload(ByteBuf buf, int mdOffset, int mdLength, int dataOffset, int dataLength) {
-        ByteBuf data = dataLength == 0 ? Unpooled.EMPTY_BUFFER : buf.retainedSlice(dataOffset, dataLength);
-        ByteBuf metadata = mdLength < 0 ? null : mdLength == 0 ? Unpooled.EMPTY_BUFFER
-            : buf.retainedSlice(mdOffset, mdLength);
-        return Payload.create(data, metadata);
+        return Payload.ofRegions(buf, mdOffset, mdLength, dataOffset, dataLength);
     }
 
     /** The metadata buffer, or null when absent (for the encoder, which must tell absent from empty). */

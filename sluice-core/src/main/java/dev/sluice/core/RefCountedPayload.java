@@ -2,8 +2,9 @@ package dev.sluice.core;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.util.AbstractReferenceCounted;
+import io.netty.util.IllegalReferenceCountException;
 import io.netty.util.concurrent.FastThreadLocal;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * The one {@link Payload} implementation: owns a data buffer and an optional metadata buffer and releases both
@@ -22,8 +23,10 @@ import io.netty.util.concurrent.FastThreadLocal;
  * time in request-response). Payloads made on one thread and released on another are simply allocated afresh
  * on the first and dropped past the cap on the second.
  */
-final class RefCountedPayload extends AbstractReferenceCounted implements Payload {
+final class RefCountedPayload implements Payload {
 
+    private static final AtomicIntegerFieldUpdater<RefCountedPayload> REF_CNT =
+        AtomicIntegerFieldUpdater.newUpdater(RefCountedPayload.class, "refCnt");
     /** Released payloads kept per thread: enough for a read burst's worth of requests. */
     private static final int POOL_CAPACITY = 1024;
     private static final FastThreadLocal<Pool> POOL = new FastThreadLocal<>() {
@@ -33,6 +36,8 @@ final class RefCountedPayload extends AbstractReferenceCounted implements Payloa
         }
     };
 
+    /** 0 once released. */
+    private volatile int refCnt;
     private ByteBuf data;
     private ByteBuf metadata;
     /** The received frame's buffer, or null for a payload made from separate buffers. */
@@ -71,11 +76,10 @@ final class RefCountedPayload extends AbstractReferenceCounted implements Payloa
 
     private static RefCountedPayload take() {
         Pool pool = POOL.get();
-        if (pool.size == 0) {
-            return new RefCountedPayload();
-        }
-        RefCountedPayload p = pool.free[--pool.size];
-        p.setRefCnt(1);
+        RefCountedPayload p = pool.size == 0 ? new RefCountedPayload() : pool.free[--pool.size];
+        // An ordered store, not a volatile one: whoever gets the payload from this thread gets it through a
+        // publication that orders this write, and a full fence per payload was measurable.
+        REF_CNT.lazySet(p, 1);
         return p;
     }
 
@@ -109,21 +113,61 @@ final class RefCountedPayload extends AbstractReferenceCounted implements Payloa
     }
 
     private void ensureAccessible() {
-        if (refCnt() == 0) {
-            throw new io.netty.util.IllegalReferenceCountException(0);
+        if (refCnt == 0) {
+            throw new IllegalReferenceCountException(0);
         }
     }
 
     @Override
+    public int refCnt() {
+        return refCnt;
+    }
+
+    @Override
     public RefCountedPayload retain() {
-        super.retain();
-        return this;
+        return retain(1);
     }
 
     @Override
     public RefCountedPayload retain(int increment) {
-        super.retain(increment);
-        return this;
+        if (increment <= 0) {
+            throw new IllegalArgumentException("increment <= 0: " + increment);
+        }
+        for (;;) {
+            int c = refCnt;
+            int next = c + increment;
+            if (c == 0 || next <= 0) {
+                throw new IllegalReferenceCountException(c, increment);
+            }
+            if (REF_CNT.compareAndSet(this, c, next)) {
+                return this;
+            }
+        }
+    }
+
+    @Override
+    public boolean release() {
+        return release(1);
+    }
+
+    @Override
+    public boolean release(int decrement) {
+        if (decrement <= 0) {
+            throw new IllegalArgumentException("decrement <= 0: " + decrement);
+        }
+        for (;;) {
+            int c = refCnt;
+            if (c < decrement) {
+                throw new IllegalReferenceCountException(c, -decrement);
+            }
+            if (REF_CNT.compareAndSet(this, c, c - decrement)) {
+                if (c == decrement) {
+                    deallocate();
+                    return true;
+                }
+                return false;
+            }
+        }
     }
 
     @Override
@@ -144,8 +188,7 @@ final class RefCountedPayload extends AbstractReferenceCounted implements Payloa
         return this;
     }
 
-    @Override
-    protected void deallocate() {
+    private void deallocate() {
         ByteBuf f = frame;
         ByteBuf d = data;
         ByteBuf m = metadata;
@@ -175,7 +218,7 @@ final class RefCountedPayload extends AbstractReferenceCounted implements Payloa
 
     @Override
     public String toString() {
-        if (refCnt() == 0) {
+        if (refCnt == 0) {
             return "Payload(released)";
         }
         return "Payload(data=" + data().readableBytes() + "B, metadata="

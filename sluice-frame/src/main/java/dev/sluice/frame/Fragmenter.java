@@ -69,7 +69,7 @@ public final class Fragmenter {
         if (mtu != 0 && (mtu < MIN_MTU || mtu > MAX_MTU)) {
             throw new IllegalArgumentException("mtu outside 0 or " + MIN_MTU + ".." + MAX_MTU + ": " + mtu);
         }
-        PayloadBearingLayout.checkedField(streamId, frameType, kept, initialRequestN);
+        int wireField = PayloadBearingLayout.checkedField(streamId, frameType, kept, initialRequestN);
         int metadataLength = PayloadBearingLayout.metadataLength(metadata);
         int metadataIndex = metadata == null ? 0 : metadata.readerIndex();
         int dataLength = Checks.readable(data);
@@ -77,8 +77,13 @@ public final class Fragmenter {
         int whole = PayloadBearingLayout.encodedLength(frameType, metadataLength, dataLength);
         if (mtu == 0 || whole <= mtu - LENGTH_PREFIX) {
             Checks.frameLength(whole, frameType);
+            if (metadataLength > PayloadSection.MAX_METADATA_LENGTH) {
+                throw new IllegalArgumentException("metadata length " + metadataLength + " exceeds "
+                        + PayloadSection.MAX_METADATA_LENGTH);
+            }
             ByteBuf out = sink.begin(whole);
-            PayloadBearingLayout.encode(out, streamId, frameType, kept, initialRequestN,
+            out.ensureWritable(whole);
+            PayloadBearingLayout.writeChecked(out, streamId, frameType, kept, wireField,
                     metadata, metadataIndex, metadataLength, data, dataIndex, dataLength);
             sink.end();
             return;

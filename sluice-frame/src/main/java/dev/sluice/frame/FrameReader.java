@@ -163,7 +163,16 @@ public final class FrameReader {
             }
         }
         if (problem == null) {
-            dispatch(buf, off, len, handler);
+            // The payload-bearing types go straight to their decoder: on the request path every call level counts
+            // towards the JIT's inlining depth, which a handler's own code then runs out of.
+            int typeAndFlags = buf.getUnsignedShort(off + FrameHeader.TYPE_AND_FLAGS_OFFSET);
+            int type = typeAndFlags >>> FrameHeader.TYPE_SHIFT;
+            if (PayloadBearingLayout.isPayloadBearing(type)) {
+                payloadBearing(buf, off, len, handler, type, FrameHeader.streamId(buf, off),
+                        typeAndFlags & FrameFlags.MASK);
+            } else {
+                dispatch(buf, off, len, handler);
+            }
         } else if (!FrameValidator.headerReadable(buf, off, len) || !FrameValidator.ignorable(buf, off)) {
             handler.malformed(problem);
         }

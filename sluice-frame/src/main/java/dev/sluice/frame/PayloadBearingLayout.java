@@ -44,6 +44,11 @@ final class PayloadBearingLayout {
                 || frameType == FrameType.EXT;
     }
 
+    /** Whether {@code frameType} is one of the six: REQUEST_RESPONSE, _FNF, _STREAM, _CHANNEL, PAYLOAD, EXT. */
+    static boolean isPayloadBearing(int frameType) {
+        return FrameType.isRequest(frameType) || frameType == FrameType.PAYLOAD || frameType == FrameType.EXT;
+    }
+
     /**
      * Offset of the payload section from the frame start: 10 for a type with the field, else 6.
      *
@@ -137,6 +142,31 @@ final class PayloadBearingLayout {
         }
         PayloadSection.encode(out, metadata, metadataIndex, metadataLength, data, dataIndex, dataLength);
         return length;
+    }
+
+    /**
+     * Appends one frame whose arguments the caller has already checked (the fragmenter's whole-frame path): the
+     * header, the 32-bit field when the type has one, and the payload section, with no check repeated. Kept flat on
+     * purpose: it sits at the bottom of the request path, where every call level counts against the JIT's
+     * inlining depth.
+     *
+     * @param wireField what {@link #checkedField} returned
+     */
+    static void writeChecked(ByteBuf out, int streamId, int frameType, int flags, int wireField, ByteBuf metadata,
+            int metadataIndex, int metadataLength, ByteBuf data, int dataIndex, int dataLength) {
+        FrameHeader.encode(out, streamId, frameType, metadataLength >= 0 ? flags | FrameFlags.METADATA : flags);
+        if (hasField(frameType)) {
+            out.writeInt(wireField);
+        }
+        if (metadataLength >= 0) {
+            out.writeMedium(metadataLength);
+            if (metadataLength > 0) {
+                out.writeBytes(metadata, metadataIndex, metadataLength);
+            }
+        }
+        if (dataLength > 0) {
+            out.writeBytes(data, dataIndex, dataLength);
+        }
     }
 
     /** {@link #encode(ByteBuf, int, int, int, long, ByteBuf, int, int, ByteBuf, int, int)} for borrowed buffers. */

@@ -8,6 +8,9 @@ import dev.sluice.core.internal.stream.StreamHost;
 import dev.sluice.frame.ErrorCodes;
 import dev.sluice.frame.FrameType;
 import io.netty.buffer.ByteBuf;
+import dev.sluice.frame.FrameHeader;
+import dev.sluice.frame.FrameSink;
+import io.netty.buffer.Unpooled;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.HashMap;
 import java.util.Map;
@@ -42,7 +45,7 @@ public final class FakeHost implements StreamHost, OutboundGate {
      * The frames written so far, one letter each, or "-"; then "!offLoop=k" if k loop-only calls came from another
      * thread, and "!Name" for each exception a loop task threw. Anything after a "!" is a forbidden outcome.
      */
-    public String frames() {
+    public String written() {
         String s = frames.length() == 0 ? "-" : frames.toString();
         if (offLoop.get() > 0) {
             s += "!offLoop=" + offLoop.get();
@@ -162,10 +165,29 @@ public final class FakeHost implements StreamHost, OutboundGate {
         return streams.remove(streamId, stream);
     }
 
+    /** Where streams encode REQUEST_* and PAYLOAD frames: each one is logged by its type, the bytes dropped. */
+    private final ByteBuf scratch = Unpooled.wrappedBuffer(new byte[1024]);
+    private final FrameSink sink = new FrameSink() {
+        @Override
+        public ByteBuf begin(int sizeHint) {
+            scratch.clear();
+            return scratch;
+        }
+
+        @Override
+        public void end() {
+            write(FrameHeader.frameType(scratch, 0) == FrameType.PAYLOAD ? 'P' : 'Q');
+        }
+    };
+
     @Override
-    public void writePayloadBearing(int frameType, int streamId, int flags, long initialRequestN, ByteBuf metadata,
-                                    ByteBuf data) {
-        write(frameType == FrameType.PAYLOAD ? 'P' : 'Q');
+    public FrameSink frames() {
+        return sink;
+    }
+
+    @Override
+    public int mtu() {
+        return 0;
     }
 
     @Override

@@ -55,7 +55,7 @@ public class RequestChannelCompleteVsNext {
     public void loop(LLLLL_Result r) {
         host.actorLoop().enter();
         host.actorLoop().drain();
-        r.r2 = host.frames();
+        r.r2 = host.written();
         host.deliverComplete(1);
         host.actorLoop().drain();
     }
@@ -70,7 +70,7 @@ public class RequestChannelCompleteVsNext {
     public void after(LLLLL_Result r) {
         host.actorLoop().enter();
         host.actorLoop().drain();
-        r.r1 = host.frames();
+        r.r1 = host.written();
         r.r3 = second.releases();
         r.r4 = host.registered();
         r.r5 = subscriber.signals();

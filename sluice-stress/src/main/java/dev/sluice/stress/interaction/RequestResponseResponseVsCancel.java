@@ -63,7 +63,7 @@ public class RequestResponseResponseVsCancel {
     public void after(LLLLL_Result r) {
         host.actorLoop().enter();
         host.actorLoop().drain();
-        r.r1 = host.frames();
+        r.r1 = host.written();
         r.r2 = response.releases();
         r.r3 = host.registered();
         r.r4 = subscriber.signals();

@@ -52,7 +52,7 @@ public class RequestResponseStartVsCancel {
     public void after(LLLL_Result r) {
         host.actorLoop().enter();
         host.actorLoop().drain();
-        r.r1 = host.frames();
+        r.r1 = host.written();
         r.r2 = payload.releases();
         r.r3 = host.registered();
         r.r4 = subscriber.signals();

@@ -64,7 +64,7 @@ public class RequestStreamCancelVsComplete {
     public void after(LLLLL_Result r) {
         host.actorLoop().enter();
         host.actorLoop().drain();
-        r.r1 = host.frames();
+        r.r1 = host.written();
         r.r2 = payload.releases();
         r.r3 = host.registered();
         r.r4 = subscriber.signals();

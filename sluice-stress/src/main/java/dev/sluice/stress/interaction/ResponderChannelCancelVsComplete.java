@@ -38,7 +38,7 @@ public class ResponderChannelCancelVsComplete extends ResponderChannelRace {
     @Arbiter
     public void after(LLLL_Result r) {
         settle();
-        r.r1 = host.frames();
+        r.r1 = host.written();
         r.r2 = host.registered();
         r.r3 = observer.terminations();
         r.r4 = handler.signals();

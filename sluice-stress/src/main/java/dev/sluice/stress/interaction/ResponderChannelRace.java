@@ -33,8 +33,8 @@ public abstract class ResponderChannelRace {
         channel.inbound().subscribe(handler);
         handlerOutbound.complete();
         host.actorLoop().leave();
-        if (!host.frames().equals("NC") || !handler.signals().equals("n")) {
-            throw new IllegalStateException("set-up: frames=" + host.frames() + ", signals=" + handler.signals());
+        if (!host.written().equals("NC") || !handler.signals().equals("n")) {
+            throw new IllegalStateException("set-up: frames=" + host.written() + ", signals=" + handler.signals());
         }
     }
 

@@ -176,4 +176,9 @@ final class FrameWriter implements Runnable, FrameSink {
                              ByteBuf metadata, ByteBuf data) {
         Fragmenter.write(this, mtu, frameType, streamId, flags, initialRequestN, metadata, data);
     }
+
+    /** Fragment frames larger than this (bytes, the length prefix included); 0 = never. */
+    int mtu() {
+        return mtu;
+    }
 }

@@ -8,6 +8,7 @@ import dev.sluice.core.internal.stream.StreamHost;
 import dev.sluice.frame.CancelFrame;
 import dev.sluice.frame.ErrorFrame;
 import dev.sluice.frame.FrameHeader;
+import dev.sluice.frame.FrameSink;
 import dev.sluice.frame.MetadataPushFrame;
 import dev.sluice.frame.PayloadFrame;
 import dev.sluice.frame.RequestNFrame;
@@ -221,9 +222,13 @@ final class StreamRegistry implements StreamHost, OutboundGate {
     // --- frames the streams write ----------------------------------------------------------------------------
 
     @Override
-    public void writePayloadBearing(int frameType, int streamId, int flags, long initialRequestN, ByteBuf metadata,
-                                    ByteBuf data) {
-        writer.writePayloadBearing(frameType, streamId, flags, initialRequestN, metadata, data);
+    public FrameSink frames() {
+        return writer;
+    }
+
+    @Override
+    public int mtu() {
+        return writer.mtu();
     }
 
     @Override

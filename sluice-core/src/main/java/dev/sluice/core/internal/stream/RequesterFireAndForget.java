@@ -5,6 +5,7 @@ import static dev.sluice.core.internal.stream.StreamState.isSubscribed;
 
 import dev.sluice.core.Payload;
 import dev.sluice.frame.FrameType;
+import dev.sluice.frame.Fragmenter;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
@@ -72,7 +73,8 @@ public final class RequesterFireAndForget extends Mono<Void> implements Subscrip
                     actual.onError(host.streamIdsExhausted());
                     return;
                 }
-                host.writePayloadBearing(FrameType.REQUEST_FNF, id, 0, 0, Frames.metadataOrNull(p), p.data());
+                Fragmenter.write(host.frames(), host.mtu(), FrameType.REQUEST_FNF, id, 0, 0, Frames.metadataOrNull(p),
+                    p.data());
             }
         } finally {
             p.release();

@@ -11,6 +11,7 @@ import dev.sluice.core.exceptions.RSocketErrorException;
 import dev.sluice.frame.Demand;
 import dev.sluice.frame.FrameFlags;
 import dev.sluice.frame.FrameType;
+import dev.sluice.frame.Fragmenter;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscription;
@@ -136,7 +137,8 @@ public final class RequesterRequestChannel extends Flux<Payload> implements Subs
         long n = StreamState.demand(StreamState.takeDemand(STATE, this));
         outstanding = Demand.grant(0, n);
         try {
-            host.writePayloadBearing(FrameType.REQUEST_CHANNEL, id, 0, n, Frames.metadataOrNull(p), p.data());
+            Fragmenter.write(host.frames(), host.mtu(), FrameType.REQUEST_CHANNEL, id, 0, n, Frames.metadataOrNull(p),
+                p.data());
         } finally {
             p.release();
         }
@@ -147,7 +149,8 @@ public final class RequesterRequestChannel extends Flux<Payload> implements Subs
 
     private void sendNext(Payload p) {
         try {
-            host.writePayloadBearing(FrameType.PAYLOAD, streamId, FrameFlags.NEXT, 0, Frames.metadataOrNull(p),
+            Fragmenter.write(host.frames(), host.mtu(), FrameType.PAYLOAD, streamId, FrameFlags.NEXT, 0,
+                Frames.metadataOrNull(p),
                 p.data());
         } finally {
             p.release();

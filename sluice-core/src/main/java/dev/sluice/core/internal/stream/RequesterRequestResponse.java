@@ -7,6 +7,7 @@ import static dev.sluice.core.internal.stream.StreamState.isSubscribed;
 import dev.sluice.core.Payload;
 import dev.sluice.core.exceptions.RSocketErrorException;
 import dev.sluice.frame.FrameType;
+import dev.sluice.frame.Fragmenter;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
@@ -50,7 +51,12 @@ public final class RequesterRequestResponse extends Mono<Payload> implements Sub
     @Override
     public void request(long n) {
         if (n > 0 && StreamState.wasIdle(StreamState.addDemand(STATE, this, n))) {
-            host.execute(this);
+            // Inline on the event loop (a closed loop's next request), queued from elsewhere.
+            if (host.inEventLoop()) {
+                run();
+            } else {
+                host.execute(this);
+            }
         }
     }
 
@@ -79,7 +85,8 @@ public final class RequesterRequestResponse extends Mono<Payload> implements Sub
         }
         streamId = id;
         try {
-            host.writePayloadBearing(FrameType.REQUEST_RESPONSE, id, 0, 0, Frames.metadataOrNull(p), p.data());
+            Fragmenter.write(host.frames(), host.mtu(), FrameType.REQUEST_RESPONSE, id, 0, 0, Frames.metadataOrNull(p),
+                p.data());
         } finally {
             p.release();
         }

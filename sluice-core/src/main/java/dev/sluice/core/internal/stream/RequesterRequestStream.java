@@ -9,6 +9,7 @@ import dev.sluice.core.exceptions.InvalidException;
 import dev.sluice.core.exceptions.RSocketErrorException;
 import dev.sluice.frame.Demand;
 import dev.sluice.frame.FrameType;
+import dev.sluice.frame.Fragmenter;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
@@ -115,7 +116,8 @@ public final class RequesterRequestStream extends Flux<Payload> implements Subsc
         streamId = id;
         outstanding = Demand.grant(0, n);
         try {
-            host.writePayloadBearing(FrameType.REQUEST_STREAM, id, 0, n, Frames.metadataOrNull(p), p.data());
+            Fragmenter.write(host.frames(), host.mtu(), FrameType.REQUEST_STREAM, id, 0, n, Frames.metadataOrNull(p),
+                p.data());
         } finally {
             p.release();
         }

@@ -13,6 +13,7 @@ import dev.sluice.frame.Demand;
 import dev.sluice.frame.ErrorCodes;
 import dev.sluice.frame.FrameFlags;
 import dev.sluice.frame.FrameType;
+import dev.sluice.frame.Fragmenter;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import org.reactivestreams.Subscription;
@@ -81,7 +82,8 @@ public final class ResponderRequestChannel extends LoopSubscriber implements Str
         }
         signal(ResponderObserver.NEXT);
         try {
-            host.writePayloadBearing(FrameType.PAYLOAD, streamId, FrameFlags.NEXT, 0, Frames.metadataOrNull(p),
+            Fragmenter.write(host.frames(), host.mtu(), FrameType.PAYLOAD, streamId, FrameFlags.NEXT, 0,
+                Frames.metadataOrNull(p),
                 p.data());
         } finally {
             p.release();

@@ -6,6 +6,7 @@ import dev.sluice.core.Payload;
 import dev.sluice.core.internal.lease.ResponderObserver;
 import dev.sluice.frame.FrameFlags;
 import dev.sluice.frame.FrameType;
+import dev.sluice.frame.Fragmenter;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscription;
@@ -116,7 +117,8 @@ public final class ResponderRequestResponse extends LoopSubscriber implements St
     private static void answer(StreamHost host, int streamId, Payload p, ResponderObserver observer) {
         observer.onFirstSignal(streamId, ResponderObserver.NEXT);
         try {
-            host.writePayloadBearing(FrameType.PAYLOAD, streamId, FrameFlags.NEXT | FrameFlags.COMPLETE, 0,
+            Fragmenter.write(host.frames(), host.mtu(), FrameType.PAYLOAD, streamId,
+                FrameFlags.NEXT | FrameFlags.COMPLETE, 0,
                 Frames.metadataOrNull(p), p.data());
         } finally {
             p.release();

@@ -6,6 +6,7 @@ import dev.sluice.core.Payload;
 import dev.sluice.core.internal.lease.ResponderObserver;
 import dev.sluice.frame.FrameFlags;
 import dev.sluice.frame.FrameType;
+import dev.sluice.frame.Fragmenter;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import org.reactivestreams.Subscription;
 
@@ -52,7 +53,8 @@ public final class ResponderRequestStream extends LoopSubscriber implements Stre
         }
         firstSignal(ResponderObserver.NEXT);
         try {
-            host.writePayloadBearing(FrameType.PAYLOAD, streamId, FrameFlags.NEXT, 0, Frames.metadataOrNull(p),
+            Fragmenter.write(host.frames(), host.mtu(), FrameType.PAYLOAD, streamId, FrameFlags.NEXT, 0,
+                Frames.metadataOrNull(p),
                 p.data());
         } finally {
             p.release();

@@ -1,6 +1,7 @@
 package dev.sluice.core.internal.stream;
 
 import dev.sluice.core.exceptions.RSocketErrorException;
+import dev.sluice.frame.FrameSink;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.EventExecutor;
 
@@ -45,11 +46,14 @@ public interface StreamHost {
     boolean remove(int streamId, Stream stream);
 
     /**
-     * Writes a REQUEST_* or PAYLOAD frame (fragmented to the MTU when one is set). Borrows both buffers;
-     * {@code metadata} null = absent.
+     * Where REQUEST_* and PAYLOAD frames go: streams write them with {@code Fragmenter.write(frames(), mtu(), ...)},
+     * directly rather than through a method here, because the request path is deep enough that each call level
+     * counts against the JIT's inlining depth.
      */
-    void writePayloadBearing(int frameType, int streamId, int flags, long initialRequestN, ByteBuf metadata,
-                             ByteBuf data);
+    FrameSink frames();
+
+    /** Fragment frames larger than this (bytes, the length prefix included); 0 = never. */
+    int mtu();
 
     void writeRequestN(int streamId, long n);
 

@@ -111,6 +111,12 @@ public final class FakeHost implements StreamHost, OutboundGate {
         }
     }
 
+    /** No read bursts here: a start runs like any other task. */
+    @Override
+    public void startSoon(Runnable task) {
+        execute(task);
+    }
+
     @Override
     public boolean inEventLoop() {
         return loop.inEventLoop();

@@ -174,6 +174,7 @@ public final class RSocketConnection implements FrameHandler, KeepAlive.Peer, Co
         handshake.replayHeld();
         inReadBurst = burst;
         if (!inReadBurst) {
+            streams.runDeferred();
             writer.flushNow();
         }
     }
@@ -223,6 +224,13 @@ public final class RSocketConnection implements FrameHandler, KeepAlive.Peer, Co
     public void onReadComplete() {
         inReadBurst = false;
         writer.flushNow();
+        // After the flush: what the burst's requests write goes out with one flush task behind them.
+        streams.runDeferred();
+    }
+
+    /** Whether the frames of a read burst are being handled now. */
+    boolean inReadBurst() {
+        return inReadBurst;
     }
 
     @Override

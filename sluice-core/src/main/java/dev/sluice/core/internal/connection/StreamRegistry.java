@@ -36,6 +36,8 @@ final class StreamRegistry implements StreamHost, OutboundGate {
     private final FrameWriter writer;
     private final IntObjectHashMap<Stream> streams = new IntObjectHashMap<>();
     private final IntObjectHashMap<Reassembly> reassemblies = new IntObjectHashMap<>(4);
+    /** Start tasks of requests made during the current read burst, run when it ends (see startSoon). */
+    private final ArrayDeque<Runnable> deferred = new ArrayDeque<>();
     /** Outbound demand waiting for the transport to become writable. */
     private final ArrayDeque<Runnable> writableWaiters = new ArrayDeque<>(0);
     private int nextStreamId;
@@ -138,6 +140,8 @@ final class StreamRegistry implements StreamHost, OutboundGate {
 
     /** The connection closed: every stream and reassembly ends with {@code cause}; nothing is written anymore. */
     void closeAll(Throwable cause) {
+        // Requests deferred to the end of a read burst that will not end now: they find the connection closed.
+        runDeferred();
         closed = true;
         writableWaiters.clear();
         if (!streams.isEmpty()) {
@@ -178,6 +182,24 @@ final class StreamRegistry implements StreamHost, OutboundGate {
     @Override
     public boolean inEventLoop() {
         return loop.inEventLoop();
+    }
+
+    @Override
+    public void startSoon(Runnable task) {
+        if (!loop.inEventLoop()) {
+            loop.execute(task);
+        } else if (connection.inReadBurst()) {
+            deferred.add(task);
+        } else {
+            task.run();
+        }
+    }
+
+    /** Runs the start tasks deferred during the read burst that is ending (and any they defer in turn). */
+    void runDeferred() {
+        for (Runnable task; (task = deferred.poll()) != null; ) {
+            task.run();
+        }
     }
 
     @Override

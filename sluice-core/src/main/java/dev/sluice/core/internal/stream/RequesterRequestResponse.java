@@ -51,12 +51,7 @@ public final class RequesterRequestResponse extends Mono<Payload> implements Sub
     @Override
     public void request(long n) {
         if (n > 0 && StreamState.wasIdle(StreamState.addDemand(STATE, this, n))) {
-            // Inline on the event loop (a closed loop's next request), queued from elsewhere.
-            if (host.inEventLoop()) {
-                run();
-            } else {
-                host.execute(this);
-            }
+            host.startSoon(this);
         }
     }
 

@@ -19,6 +19,14 @@ public interface StreamHost {
 
     boolean inEventLoop();
 
+    /**
+     * Runs a stream's start task on the event loop as soon as it is free: after the frames of the current read
+     * burst when called while one is handled (a request made from a response's handler), now when on the loop
+     * otherwise, queued from another thread. Why: a request made inside the handling of a response would otherwise
+     * run at the bottom of the read path's call stack, past the JIT's inlining depth, and write mid-burst.
+     */
+    void startSoon(Runnable task);
+
     /** What outbound streams pace their publishers with. */
     OutboundGate gate();
 

@@ -28,8 +28,9 @@ import reactor.core.CoreSubscriber;
  * The requester's whole request-response path, one request per operation, as the closed loop of
  * {@code sluice bench} drives it on the event loop: {@code requestResponse(payload).subscribe(...)} encodes
  * REQUEST_RESPONSE into the batch, then the answer, a PAYLOAD(N|C) on that stream, is read, dispatched and
- * delivered, and the subscriber releases it; every {@value #PER_FLUSH} requests the batch is flushed. Run with
- * {@code -prof gc}: the request's {@code Mono} is per request by nature; nothing else should be.
+ * delivered, and the subscriber releases it; each answer is one read burst, so the batch is flushed once per
+ * request (a peer answering one request at a time). Run with {@code -prof gc}: the request's {@code Mono} is per
+ * request by nature; nothing else should be.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -38,9 +39,6 @@ import reactor.core.CoreSubscriber;
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
 public class RequesterRequestResponseBenchmark {
-
-    /** Requests per flush. */
-    static final int PER_FLUSH = 128;
 
     @Param({"4", "140"})
     int payloadSize;
@@ -52,7 +50,6 @@ public class RequesterRequestResponseBenchmark {
     private ByteBuf answer;
     private int frameLength;
     private int streamId;
-    private int sinceFlush;
     private final Answers answers = new Answers();
 
     @Setup(Level.Trial)
@@ -88,10 +85,9 @@ public class RequesterRequestResponseBenchmark {
         answer.setInt(0, streamId);
         streamId += 2;
         inbound.onFrame(answer, 0, frameLength);
-        if (++sinceFlush == PER_FLUSH) {
-            sinceFlush = 0;
-            inbound.onReadComplete();
-        }
+        // Each answer is its own read burst: a request made while a burst is handled starts when it ends, so the
+        // next request must not be made inside one.
+        inbound.onReadComplete();
         return answers.received;
     }
 

@@ -5,7 +5,6 @@ import dev.sluice.frame.FrameFlags;
 import dev.sluice.frame.FrameHeader;
 import dev.sluice.frame.FrameSink;
 import dev.sluice.frame.FrameType;
-import dev.sluice.frame.Fragmenter;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -162,22 +161,10 @@ final class FrameWriter implements Runnable, FrameSink {
         }
     }
 
-    // ---------------------------------------------------------------------------------------------------------
-    // Payload-bearing frames, fragmented to the MTU when one is set.
-
     /**
-     * Writes a REQUEST_* or PAYLOAD frame carrying {@code metadata} (null = absent) and {@code data}, split into
-     * fragments when it does not fit the MTU (see {@link Fragmenter}). Borrows both buffers.
-     *
-     * @param flags for PAYLOAD: {@link FrameFlags#NEXT} / {@link FrameFlags#COMPLETE}; for REQUEST_CHANNEL:
-     *              {@link FrameFlags#COMPLETE}; ignored otherwise
+     * Fragment frames larger than this (bytes, the length prefix included); 0 = never. Streams write REQUEST_* and
+     * PAYLOAD frames with {@code Fragmenter.write(writer, mtu(), ...)}.
      */
-    void writePayloadBearing(int frameType, int streamId, int flags, long initialRequestN,
-                             ByteBuf metadata, ByteBuf data) {
-        Fragmenter.write(this, mtu, frameType, streamId, flags, initialRequestN, metadata, data);
-    }
-
-    /** Fragment frames larger than this (bytes, the length prefix included); 0 = never. */
     int mtu() {
         return mtu;
     }

@@ -147,6 +147,14 @@ final class RefCountedPayload implements Payload {
 
     @Override
     public boolean release() {
+        if (refCnt == 1) {
+            // The caller holds the only reference, so no other thread may retain or release this payload now: an
+            // ordered store suffices where a compare-and-set would add a full fence to every request's path.
+            // (Two threads releasing one reference at once is a bug that only the CAS below would catch.)
+            REF_CNT.lazySet(this, 0);
+            deallocate();
+            return true;
+        }
         return release(1);
     }
 

@@ -18,9 +18,11 @@ import reactor.core.publisher.Operators;
  * The requester side of request-response: one object is the {@code Mono}, its subscription, the registry entry
  * and the task that starts it, so that a request costs a single allocation besides its frame.
  *
- * <p>The first {@code request(n)} raises the state word's demand from 0 and queues this object on the event loop,
- * which sends REQUEST_RESPONSE unless a cancel got there first. The payload belongs to whoever moves the state:
- * the start task once it set FIRST_FRAME_SENT, else the cancel (see {@link #cancel}).
+ * <p>The first {@code request(n)} sets FIRST_FRAME_SENT and queues this object on the event loop, which sends
+ * REQUEST_RESPONSE unless a cancel got there first: one compare-and-set claims the start, and the start task only
+ * reads the state (each atomic operation on the request path is a measurable share of its cost). The payload
+ * belongs to whoever moves the state: the start task once the request set FIRST_FRAME_SENT, else the cancel (see
+ * {@link #cancel}). Here FIRST_FRAME_SENT thus means "the start is claimed": the frame goes out when the task runs.
  */
 public final class RequesterRequestResponse extends Mono<Payload> implements Subscription, Runnable, Stream {
 
@@ -50,24 +52,32 @@ public final class RequesterRequestResponse extends Mono<Payload> implements Sub
 
     @Override
     public void request(long n) {
-        if (n > 0 && StreamState.wasIdle(StreamState.addDemand(STATE, this, n))) {
+        if (n > 0 && claimsStart(StreamState.markFirstFrameSent(STATE, this))) {
             host.startSoon(this);
         }
     }
 
-    /** On the event loop: starts the stream, or drops it after a cancel (before or after the start). */
+    /** Whether the {@code markFirstFrameSent} that returned {@code previous} claimed the start. */
+    private static boolean claimsStart(long previous) {
+        return !isFirstFrameSent(previous) && canSignal(previous);
+    }
+
+    /**
+     * On the event loop: the start task sends the request, or drops it after a cancel; run again by a cancel
+     * after the start, it sends CANCEL if the request went out and no answer came yet.
+     */
     @Override
     public void run() {
-        long prev = StreamState.markFirstFrameSent(STATE, this);
-        if (isFirstFrameSent(prev)) {
-            if (StreamState.isCancelled(prev) && host.remove(streamId, this)) {
+        Payload p = payload;
+        if (p == null) {
+            // The start ran before: this is a cancel's task (remove fails if it never registered, or if answered).
+            if (StreamState.isCancelled(state) && host.remove(streamId, this)) {
                 host.writeCancel(streamId);
             }
             return;
         }
-        Payload p = payload;
         payload = null;
-        if (!canSignal(prev)) {
+        if (!canSignal(state)) {
             p.release();
             return;
         }
@@ -94,16 +104,17 @@ public final class RequesterRequestResponse extends Mono<Payload> implements Sub
             return;
         }
         if (isFirstFrameSent(prev)) {
+            // The start is claimed: if it has not run yet, it sees CANCELLED and drops the payload; if it has,
+            // this task sends CANCEL.
             host.execute(this);
-        } else if (StreamState.demand(prev) == 0) {
-            // Never requested, so no start task is queued: the payload is still ours to drop.
+        } else {
+            // Never requested, and no request can claim the start now: the payload is still ours to drop.
             Payload p = payload;
             payload = null;
             if (p != null) {
                 p.release();
             }
         }
-        // Requested but not started: the queued start task sees CANCELLED and releases the payload.
     }
 
     private void fail(Throwable t) {

@@ -9,7 +9,9 @@ import io.netty.buffer.ByteBuf;
 
 /**
  * Writes frames for one connection into a batch buffer and hands the batch to the transport once per event-loop
- * turn, so that a burst of small frames costs one buffer and one syscall rather than one of each per frame.
+ * turn, so that a burst of small frames costs one buffer and one syscall rather than one of each per frame. On a
+ * Netty event loop the batch is a slice of the loop's {@link LoopWriteBuffer}, shared with the loop's other
+ * connections, so that a batch costs no allocation either.
  *
  * <p>Event-loop confined. Usage: {@code ByteBuf out = begin(size); XxxFrame.encode(out, ...); end();}.
  *
@@ -40,7 +42,12 @@ final class FrameWriter implements Runnable, FrameSink {
     /** Fragment frames so that none exceeds this size including the length prefix; 0 = never fragment. */
     private final int mtu;
 
+    /** The buffer the current frame is written to: this writer's own batch, or its loop's shared buffer. */
     private ByteBuf batch;
+    /** The loop's shared buffer, or null when this writer allocates its own batches (see LoopWriteBuffer). */
+    private LoopWriteBuffer shared;
+    /** The thread {@link #shared} was looked up on. */
+    private Thread sharedThread;
     private int frameStart;
     private boolean flushScheduled;
     private boolean inReadBurst;
@@ -58,6 +65,15 @@ final class FrameWriter implements Runnable, FrameSink {
     @Override
     public ByteBuf begin(int sizeHint) {
         int needed = sizeHint + LENGTH_PREFIX;
+        if (prefixed) {
+            LoopWriteBuffer lb = loopBuffer();
+            if (lb != null) {
+                batch = lb.claim(this, needed, transport.alloc());
+                frameStart = batch.writerIndex();
+                batch.writeMedium(0);
+                return batch;
+            }
+        }
         if (batch != null && (!prefixed || batch.writableBytes() < needed)) {
             handOver();
         }
@@ -78,7 +94,7 @@ final class FrameWriter implements Runnable, FrameSink {
         int header = frameStart;
         if (prefixed) {
             batch.setMedium(frameStart, batch.writerIndex() - frameStart - LENGTH_PREFIX);
-            full = batch.readableBytes() >= BATCH_BYTES;
+            full = (shared != null ? shared.pending(this) : batch.readableBytes()) >= BATCH_BYTES;
             header += LENGTH_PREFIX;
         }
         dirty = true;
@@ -147,13 +163,39 @@ final class FrameWriter implements Runnable, FrameSink {
     /** Drops the batch; later writes are discarded. */
     void close() {
         closed = true;
-        if (batch != null) {
+        if (shared != null) {
+            shared.take(this, true);
+            batch = null;
+        } else if (batch != null) {
             batch.release();
             batch = null;
         }
     }
 
-    private void handOver() {
+    /**
+     * The loop's shared buffer if this writer runs on a loop that has one; looked up again if the writer ever runs
+     * on another thread (it does not on a Netty channel, whose loop is fixed).
+     */
+    private LoopWriteBuffer loopBuffer() {
+        Thread t = Thread.currentThread();
+        if (t != sharedThread) {
+            handOver();
+            sharedThread = t;
+            shared = LoopWriteBuffer.forCurrentThread();
+        }
+        return shared;
+    }
+
+    /** Hands the frames written so far to the transport, without flushing. */
+    void handOver() {
+        if (shared != null) {
+            batch = null;
+            ByteBuf pending = shared.take(this, closed);
+            if (pending != null) {
+                transport.write(pending);
+            }
+            return;
+        }
         ByteBuf b = batch;
         batch = null;
         if (b == null) {

@@ -223,9 +223,14 @@ public final class RSocketConnection implements FrameHandler, KeepAlive.Peer, Co
     @Override
     public void onReadComplete() {
         inReadBurst = false;
+        // The burst's answers go out first; then the requests it made start, batched and flushed here rather than
+        // by a flush task (a task per read burst was a measurable share of a lightly loaded requester's time).
         writer.flushNow();
-        // After the flush: what the burst's requests write goes out with one flush task behind them.
-        streams.runDeferred();
+        if (streams.hasDeferred()) {
+            writer.readBurstStarted();
+            streams.runDeferred();
+            writer.flushNow();
+        }
     }
 
     /** Whether the frames of a read burst are being handled now. */

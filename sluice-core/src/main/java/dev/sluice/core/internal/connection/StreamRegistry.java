@@ -195,6 +195,11 @@ final class StreamRegistry implements StreamHost, OutboundGate {
         }
     }
 
+    /** Whether a read burst deferred start tasks. */
+    boolean hasDeferred() {
+        return !deferred.isEmpty();
+    }
+
     /** Runs the start tasks deferred during the read burst that is ending (and any they defer in turn). */
     void runDeferred() {
         for (Runnable task; (task = deferred.poll()) != null; ) {

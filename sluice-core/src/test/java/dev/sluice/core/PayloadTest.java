@@ -19,6 +19,41 @@ class PayloadTest {
     }
 
     @Test
+    void anArrayIsCopiedSoChangingItAfterwardsLeavesThePayloadAlone() {
+        byte[] data = "hello".getBytes(StandardCharsets.US_ASCII);
+        byte[] metadata = "meta".getBytes(StandardCharsets.US_ASCII);
+        Payload p = Payload.create(data, metadata);
+        data[0] = 'j';
+        metadata[0] = 'b';
+        assertThat(p.dataUtf8()).isEqualTo("hello");
+        assertThat(p.metadataUtf8()).isEqualTo("meta");
+        p.release();
+
+        Payload dataOnly = Payload.create(data);
+        data[0] = 'h';
+        assertThat(dataOnly.dataUtf8()).isEqualTo("jello");
+        assertThat(dataOnly.hasMetadata()).isFalse();
+        dataOnly.release();
+    }
+
+    @Test
+    void anEmptyArrayOrAbsentMetadataIsStillAPayload() {
+        Payload p = Payload.create(new byte[0], null);
+        assertThat(p.data().readableBytes()).isZero();
+        assertThat(p.hasMetadata()).isFalse();
+        assertThat(p.release()).isTrue();
+    }
+
+    @Test
+    void aWrappedBufferIsTheZeroCopyPathAndSharesTheArray() {
+        byte[] data = "hello".getBytes(StandardCharsets.US_ASCII);
+        Payload p = Payload.create(Unpooled.wrappedBuffer(data));
+        data[0] = 'j';
+        assertThat(p.dataUtf8()).isEqualTo("jello");
+        p.release();
+    }
+
+    @Test
     void aReleasedPayloadUsedAgainFailsNamingWhereItWasReleased() {
         Payload p = Payload.create("hello");
         p.release();

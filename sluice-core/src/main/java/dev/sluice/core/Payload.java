@@ -81,9 +81,25 @@ public interface Payload extends ReferenceCounted {
         return RefCountedPayload.create(utf8(data), metadata == null ? null : utf8(metadata));
     }
 
-    /** A payload holding a copy of {@code data}, without metadata. */
+    /**
+     * A payload holding a copy of {@code data}, without metadata: changing the array afterwards does not change the
+     * message. To send an array without the copy, hand over a buffer that wraps it,
+     * {@code Payload.create(Unpooled.wrappedBuffer(array))}, and leave the array alone until the payload is released.
+     */
     static Payload create(byte[] data) {
-        return RefCountedPayload.create(Unpooled.wrappedBuffer(data), null);
+        return RefCountedPayload.create(copy(data), null);
+    }
+
+    /** A payload holding copies of {@code data} and {@code metadata} (null = absent), as {@link #create(byte[])}. */
+    static Payload create(byte[] data, byte[] metadata) {
+        return RefCountedPayload.create(copy(data), metadata == null ? null : copy(metadata));
+    }
+
+    private static ByteBuf copy(byte[] bytes) {
+        if (bytes.length == 0) {
+            return Unpooled.EMPTY_BUFFER;
+        }
+        return ByteBufAllocator.DEFAULT.buffer(bytes.length).writeBytes(bytes);
     }
 
     private static ByteBuf utf8(CharSequence s) {

@@ -22,11 +22,21 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * hand-back to the thread that took it (Netty's {@code Recycler} does both, and cost a fifth of the event loop's
  * time in request-response). Payloads made on one thread and released on another are simply allocated afresh
  * on the first and dropped past the cap on the second.
+ *
+ * <p><b>Debug check.</b> Pooling defeats the reference count's guard: a stale reference to a released payload may
+ * point at an instance that already carries another message, so a late read sees the wrong bytes and a second
+ * release frees someone else's payload. With {@code -Dsluice.payload.debug=true} (on in every test run, through
+ * the parent pom's {@code surefire.argLine}) released payloads never go back to the pool, so a use after release
+ * or a second release always meets a count of 0 and throws {@link IllegalReferenceCountException}, whose cause
+ * records where the payload was released. Off, the flag is a {@code static final} false: the JIT drops both of
+ * its branches, and the accessors are unchanged.
  */
 final class RefCountedPayload implements Payload {
 
     private static final AtomicIntegerFieldUpdater<RefCountedPayload> REF_CNT =
         AtomicIntegerFieldUpdater.newUpdater(RefCountedPayload.class, "refCnt");
+    /** The debug check described in the class comment; read once, so that off it costs nothing. */
+    static final boolean DEBUG = Boolean.getBoolean("sluice.payload.debug");
     /** Released payloads kept per thread: enough for a read burst's worth of requests. */
     private static final int POOL_CAPACITY = 1024;
     private static final FastThreadLocal<Pool> POOL = new FastThreadLocal<>() {
@@ -47,6 +57,8 @@ final class RefCountedPayload implements Payload {
     private int metadataOffset;
     /** -1 = absent. */
     private int metadataLength;
+    /** Where the payload was released; recorded only under {@link #DEBUG}, which never reuses a payload. */
+    private Throwable releasedAt;
 
     private RefCountedPayload() {
     }
@@ -114,8 +126,15 @@ final class RefCountedPayload implements Payload {
 
     private void ensureAccessible() {
         if (refCnt == 0) {
-            throw new IllegalReferenceCountException(0);
+            throw released("used after its release");
         }
+    }
+
+    /** The failure of a released payload used again; built off the accessors' path, which only branches to it. */
+    private IllegalReferenceCountException released(String what) {
+        String hint = DEBUG ? "; the cause shows where it was released"
+            : "; a payload reused by the pool hides this: run with -Dsluice.payload.debug=true to catch every case";
+        return new IllegalReferenceCountException("payload " + what + " (refCnt: 0)" + hint, releasedAt);
     }
 
     @Override
@@ -136,7 +155,10 @@ final class RefCountedPayload implements Payload {
         for (;;) {
             int c = refCnt;
             int next = c + increment;
-            if (c == 0 || next <= 0) {
+            if (c == 0) {
+                throw released("retained after its release");
+            }
+            if (next <= 0) {
                 throw new IllegalReferenceCountException(c, increment);
             }
             if (REF_CNT.compareAndSet(this, c, next)) {
@@ -165,6 +187,9 @@ final class RefCountedPayload implements Payload {
         }
         for (;;) {
             int c = refCnt;
+            if (c == 0) {
+                throw released("released twice");
+            }
             if (c < decrement) {
                 throw new IllegalReferenceCountException(c, -decrement);
             }
@@ -203,9 +228,14 @@ final class RefCountedPayload implements Payload {
         frame = null;
         data = null;
         metadata = null;
-        Pool pool = POOL.get();
-        if (pool.size < POOL_CAPACITY) {
-            pool.free[pool.size++] = this;
+        if (DEBUG) {
+            // Kept out of the pool, so this instance stays at 0 and every later use of it throws.
+            releasedAt = new Throwable("payload released here, on thread " + Thread.currentThread().getName());
+        } else {
+            Pool pool = POOL.get();
+            if (pool.size < POOL_CAPACITY) {
+                pool.free[pool.size++] = this;
+            }
         }
         if (f != null) {
             // The slices share this one reference: releasing it releases them.

@@ -1,0 +1,108 @@
+package dev.sluice.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.util.IllegalReferenceCountException;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class PayloadTest {
+
+    @BeforeAll
+    static void theDebugCheckIsOnInTests() {
+        // The parent pom's surefire.argLine sets -Dsluice.payload.debug=true; the release tests below rely on it.
+        assertThat(RefCountedPayload.DEBUG).as("-Dsluice.payload.debug").isTrue();
+    }
+
+    @Test
+    void anArrayIsCopiedSoChangingItAfterwardsLeavesThePayloadAlone() {
+        byte[] data = "hello".getBytes(StandardCharsets.US_ASCII);
+        byte[] metadata = "meta".getBytes(StandardCharsets.US_ASCII);
+        Payload p = Payload.create(data, metadata);
+        data[0] = 'j';
+        metadata[0] = 'b';
+        assertThat(p.dataUtf8()).isEqualTo("hello");
+        assertThat(p.metadataUtf8()).isEqualTo("meta");
+        p.release();
+
+        Payload dataOnly = Payload.create(data);
+        data[0] = 'h';
+        assertThat(dataOnly.dataUtf8()).isEqualTo("jello");
+        assertThat(dataOnly.hasMetadata()).isFalse();
+        dataOnly.release();
+    }
+
+    @Test
+    void anEmptyArrayOrAbsentMetadataIsStillAPayload() {
+        Payload p = Payload.create(new byte[0], null);
+        assertThat(p.data().readableBytes()).isZero();
+        assertThat(p.hasMetadata()).isFalse();
+        assertThat(p.release()).isTrue();
+    }
+
+    @Test
+    void aWrappedBufferIsTheZeroCopyPathAndSharesTheArray() {
+        byte[] data = "hello".getBytes(StandardCharsets.US_ASCII);
+        Payload p = Payload.create(Unpooled.wrappedBuffer(data));
+        data[0] = 'j';
+        assertThat(p.dataUtf8()).isEqualTo("jello");
+        p.release();
+    }
+
+    @Test
+    void aReleasedPayloadUsedAgainFailsNamingWhereItWasReleased() {
+        Payload p = Payload.create("hello");
+        p.release();
+        assertThatThrownBy(p::data)
+            .isInstanceOf(IllegalReferenceCountException.class)
+            .hasMessageStartingWith("payload used after its release (refCnt: 0)")
+            .cause().hasMessageStartingWith("payload released here")
+            .satisfies(c -> assertThat(c.getStackTrace()).extracting(StackTraceElement::getMethodName)
+                .contains("aReleasedPayloadUsedAgainFailsNamingWhereItWasReleased"));
+        assertThatThrownBy(p::metadata).isInstanceOf(IllegalReferenceCountException.class);
+        assertThatThrownBy(p::hasMetadata).isInstanceOf(IllegalReferenceCountException.class);
+        assertThatThrownBy(p::dataUtf8).isInstanceOf(IllegalReferenceCountException.class);
+        assertThatThrownBy(p::retain)
+            .isInstanceOf(IllegalReferenceCountException.class)
+            .hasMessageStartingWith("payload retained after its release (refCnt: 0)");
+    }
+
+    @Test
+    void aPayloadReleasedTwiceFails() {
+        Payload p = Payload.create("hello");
+        assertThat(p.release()).isTrue();
+        assertThatThrownBy(p::release)
+            .isInstanceOf(IllegalReferenceCountException.class)
+            .hasMessageStartingWith("payload released twice (refCnt: 0)");
+    }
+
+    @Test
+    void aReceivedPayloadReleasedTwiceFailsAndLeavesTheFrameItsOtherReferences() {
+        ByteBuf frame = Unpooled.copiedBuffer("metadata", StandardCharsets.US_ASCII);
+        Payload p = Payload.ofRegions(frame, 0, 4, 4, 4);
+        assertThat(p.dataUtf8()).isEqualTo("data");
+        p.release();
+        assertThatThrownBy(p::release).isInstanceOf(IllegalReferenceCountException.class);
+        assertThatThrownBy(p::data).isInstanceOf(IllegalReferenceCountException.class);
+        assertThat(frame.refCnt()).as("the caller's own reference").isEqualTo(1);
+        frame.release();
+    }
+
+    @Test
+    void aStaleReferenceCannotReachTheNextPayloadTheThreadMakes() {
+        // Without the debug check the pool would hand this instance out again, and the stale reference would then
+        // read, or release, the next message.
+        Payload first = Payload.create("first");
+        first.release();
+        Payload second = Payload.create("second");
+        assertThat(second).isNotSameAs(first);
+        assertThatThrownBy(first::release).isInstanceOf(IllegalReferenceCountException.class);
+        assertThat(second.refCnt()).isEqualTo(1);
+        assertThat(second.dataUtf8()).isEqualTo("second");
+        second.release();
+    }
+}

@@ -169,10 +169,11 @@ final class RefCountedPayload implements Payload {
 
     @Override
     public boolean release() {
-        if (refCnt == 1) {
+        if (!DEBUG && refCnt == 1) {
             // The caller holds the only reference, so no other thread may retain or release this payload now: an
             // ordered store suffices where a compare-and-set would add a full fence to every request's path.
-            // (Two threads releasing one reference at once is a bug that only the CAS below would catch.)
+            // (Two threads releasing one reference at once is a bug that only the CAS below catches: debug mode
+            // always takes it.)
             REF_CNT.lazySet(this, 0);
             deallocate();
             return true;
@@ -210,6 +211,7 @@ final class RefCountedPayload implements Payload {
 
     @Override
     public RefCountedPayload touch(Object hint) {
+        ensureAccessible();
         if (frame != null) {
             frame.touch(hint);
             return this;

@@ -66,6 +66,7 @@ class PayloadTest {
         assertThatThrownBy(p::metadata).isInstanceOf(IllegalReferenceCountException.class);
         assertThatThrownBy(p::hasMetadata).isInstanceOf(IllegalReferenceCountException.class);
         assertThatThrownBy(p::dataUtf8).isInstanceOf(IllegalReferenceCountException.class);
+        assertThatThrownBy(p::touch).isInstanceOf(IllegalReferenceCountException.class);
         assertThatThrownBy(p::retain)
             .isInstanceOf(IllegalReferenceCountException.class)
             .hasMessageStartingWith("payload retained after its release (refCnt: 0)");

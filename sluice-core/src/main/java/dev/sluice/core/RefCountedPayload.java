@@ -18,10 +18,10 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  *
  * <p>Instances are pooled, so that receiving a payload allocates nothing at steady state: a released payload must
  * not be touched again, which the reference count enforces for every accessor. The pool is a plain stack per
- * thread: a payload goes back to the stack of the thread that releases it, with no atomic operation and no
- * hand-back to the thread that took it (Netty's {@code Recycler} does both, and cost a fifth of the event loop's
- * time in request-response). Payloads made on one thread and released on another are simply allocated afresh
- * on the first and dropped past the cap on the second.
+ * thread: a payload goes back to the stack of the thread that made it when that thread releases it, with no
+ * atomic operation, no thread-local lookup (it knows its home) and no hand-back from other threads (Netty's
+ * {@code Recycler} does both, and cost a fifth of the event loop's time in request-response). A payload released
+ * on another thread is left to the garbage collector.
  *
  * <p><b>Debug check.</b> Pooling defeats the reference count's guard: a stale reference to a released payload may
  * point at an instance that already carries another message, so a late read sees the wrong bytes and a second
@@ -60,7 +60,11 @@ final class RefCountedPayload implements Payload {
     /** Where the payload was released; recorded only under {@link #DEBUG}, which never reuses a payload. */
     private Throwable releasedAt;
 
-    private RefCountedPayload() {
+    /** The pool of the thread that made this payload, where it goes back if that thread releases it. */
+    private final Pool home;
+
+    private RefCountedPayload(Pool home) {
+        this.home = home;
     }
 
     /** Takes ownership of both buffers; {@code data} null means empty, {@code metadata} null means absent. */
@@ -88,7 +92,7 @@ final class RefCountedPayload implements Payload {
 
     private static RefCountedPayload take() {
         Pool pool = POOL.get();
-        RefCountedPayload p = pool.size == 0 ? new RefCountedPayload() : pool.free[--pool.size];
+        RefCountedPayload p = pool.size == 0 ? new RefCountedPayload(pool) : pool.free[--pool.size];
         // An ordered store, not a volatile one: whoever gets the payload from this thread gets it through a
         // publication that orders this write, and a full fence per payload was measurable.
         REF_CNT.lazySet(p, 1);
@@ -234,8 +238,10 @@ final class RefCountedPayload implements Payload {
             // Kept out of the pool, so this instance stays at 0 and every later use of it throws.
             releasedAt = new Throwable("payload released here, on thread " + Thread.currentThread().getName());
         } else {
-            Pool pool = POOL.get();
-            if (pool.size < POOL_CAPACITY) {
+            // Back to the pool it came from, if this is its thread (no thread-local lookup: a payload is released
+            // where it was made in the common case); released elsewhere, it is left to the garbage collector.
+            Pool pool = home;
+            if (pool.owner == Thread.currentThread() && pool.size < POOL_CAPACITY) {
                 pool.free[pool.size++] = this;
             }
         }
@@ -252,6 +258,7 @@ final class RefCountedPayload implements Payload {
 
     /** One thread's released payloads. Thread-confined. */
     private static final class Pool {
+        final Thread owner = Thread.currentThread();
         final RefCountedPayload[] free = new RefCountedPayload[POOL_CAPACITY];
         int size;
     }

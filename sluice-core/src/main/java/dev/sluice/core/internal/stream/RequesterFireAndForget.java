@@ -16,8 +16,9 @@ import reactor.core.publisher.Operators;
  * Fire-and-forget and metadata-push: write one frame on the event loop and complete. No stream is registered:
  * nothing comes back. The frame goes out on subscription, without waiting for demand, as rsocket-java does.
  *
- * <p>The payload belongs to the start task once it set FIRST_FRAME_SENT; a cancel before that (inside
- * {@code onSubscribe}) leaves the release to the task, which then sends nothing.
+ * <p>The payload belongs to the start task. Nothing follows the frame, so the task ends the stream before it
+ * writes: one compare-and-set sets TERMINATED unless a cancel came first (inside {@code onSubscribe}, or from
+ * another thread before the task ran), in which case it releases the payload and sends nothing.
  */
 public final class RequesterFireAndForget extends Mono<Void> implements Subscription, Runnable {
 
@@ -55,7 +56,7 @@ public final class RequesterFireAndForget extends Mono<Void> implements Subscrip
     public void run() {
         Payload p = payload;
         payload = null;
-        if (!canSignal(StreamState.markFirstFrameSent(STATE, this))) {
+        if (!canSignal(StreamState.markTerminated(STATE, this))) {
             p.release();
             return;
         }
@@ -79,7 +80,6 @@ public final class RequesterFireAndForget extends Mono<Void> implements Subscrip
         } finally {
             p.release();
         }
-        StreamState.markTerminated(STATE, this);
         actual.onComplete();
     }
 

@@ -13,14 +13,14 @@ import java.time.Duration;
  * A Sluice server serving an RSocket handler (an {@link RpcRouter}) and a Sluice connection to it, over loopback
  * TCP. Closed by the test after each case.
  */
-final class LoopbackRpc implements AutoCloseable {
+public final class LoopbackRpc implements AutoCloseable {
 
-    static final Duration TIMEOUT = Duration.ofSeconds(10);
+    public static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-    final CloseableServer server;
-    final Connection connection;
+    public final CloseableServer server;
+    public final Connection connection;
 
-    LoopbackRpc(RSocket handler) {
+    public LoopbackRpc(RSocket handler) {
         server = RSocketServer.create((setup, sendingSocket) -> reactor.core.publisher.Mono.just(handler))
             .bind(TcpServerTransport.create("127.0.0.1", 0))
             .block(TIMEOUT);

@@ -57,8 +57,11 @@ final class ServiceFiles {
         out.line("public interface " + interfaceName + " {");
         for (ServiceModel.Method m : methods) {
             out.blank();
-            out.indent(1).javadoc(join(List.of("{@code " + m.fullName() + "}, " + kindText(m.kind()) + "."),
-                m.comment()));
+            List<String> doc = new java.util.ArrayList<>(join(List.of("{@code " + m.fullName() + "}, "
+                + kindText(m.kind()) + "."), m.comment()));
+            doc.add("");
+            doc.addAll(tags(m, false));
+            out.indent(1).javadoc(doc);
             if (m.deprecated()) {
                 out.line("    @Deprecated");
             }
@@ -96,7 +99,8 @@ final class ServiceFiles {
         out.line("    private " + rpcName + "() {");
         out.line("    }");
         out.blank();
-        out.line("    /** The routes of {@code implementation}, to serve with {@code RpcRouter}. */");
+        out.indent(1).javadoc(List.of("The routes of {@code implementation}, to serve with {@code RpcRouter}.", "",
+            "@param implementation what answers the calls", "@return the bound service"));
         suppressDeprecation(out);
         out.line("    public static RpcService bind(" + interfaceName + " implementation) {");
         out.line("        return RpcService.builder(SERVICE_NAME)");
@@ -107,7 +111,8 @@ final class ServiceFiles {
         out.line("            .build();");
         out.line("    }");
         out.blank();
-        out.line("    /** A client of the service over {@code rsocket}: a connection, a balancer, any requester. */");
+        out.indent(1).javadoc(List.of("A client of the service.", "",
+            "@param rsocket where calls go: a connection, a balancer, any requester", "@return the client"));
         out.line("    public static " + clientName + " client(RSocket rsocket) {");
         out.line("        return new " + clientName + "(rsocket);");
         out.line("    }");
@@ -130,7 +135,8 @@ final class ServiceFiles {
         out.blank();
         out.line("    private final RpcRequester requester;");
         out.blank();
-        out.line("    /** A client whose calls go to {@code rsocket}. */");
+        out.indent(1).javadoc(List.of("A client whose calls go to {@code rsocket}.", "",
+            "@param rsocket where calls go: a connection, a balancer, any requester"));
         out.line("    public " + clientName + "(RSocket rsocket) {");
         out.line("        this.requester = new RpcRequester(rsocket);");
         out.line("    }");
@@ -145,7 +151,11 @@ final class ServiceFiles {
             out.line("        return " + m.javaName() + "(" + arg + ", RpcMetadata.EMPTY);");
             out.line("    }");
             out.blank();
-            out.line("    /** {@code " + m.fullName() + "} with per-call metadata (further composite entries). */");
+            List<String> doc = new java.util.ArrayList<>();
+            doc.add("{@code " + m.fullName() + "} with per-call metadata.");
+            doc.add("");
+            doc.addAll(tags(m, true));
+            out.indent(1).javadoc(doc);
             if (m.deprecated()) {
                 out.line("    @Deprecated");
             }
@@ -204,6 +214,23 @@ final class ServiceFiles {
             ? "Flux<" + m.requestClass() + "> requests"
             : m.requestClass() + " request";
         return result + " " + m.javaName() + "(" + parameter + extraParameters + ")";
+    }
+
+    /** The {@code @param} and {@code @return} lines of a method's Javadoc. */
+    private static List<String> tags(ServiceModel.Method m, boolean withMetadata) {
+        List<String> tags = new java.util.ArrayList<>();
+        tags.add(m.kind().streamsRequests()
+            ? "@param requests the requests, sent as the service asks for them"
+            : "@param request the request");
+        if (withMetadata) {
+            tags.add("@param metadata further composite-metadata entries sent with the call");
+        }
+        tags.add(switch (m.kind()) {
+            case UNARY, CLIENT_STREAMING -> "@return the response";
+            case SERVER_STREAMING, BIDI_STREAMING -> "@return the responses, produced as they are asked for";
+            case FIRE_AND_FORGET -> "@return completes when the request is on its way";
+        });
+        return tags;
     }
 
     private static String kindText(MethodKind kind) {

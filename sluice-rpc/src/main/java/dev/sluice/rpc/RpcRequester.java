@@ -8,6 +8,7 @@ import dev.sluice.frame.metadata.CompositeMetadata;
 import dev.sluice.rpc.internal.ProtobufCodec;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -118,7 +119,7 @@ public final class RpcRequester {
     private Payload emptyStreamOpening(RpcMethod<?, ?> method, RpcMetadata metadata) {
         ByteBuf md = routeMetadata(method, metadata);
         CompositeMetadata.addCustomEntry(md, RpcWire.EMPTY_STREAM_MIME_TYPE, null);
-        return Payload.create(io.netty.buffer.Unpooled.EMPTY_BUFFER, md);
+        return Payload.create(Unpooled.EMPTY_BUFFER, md);
     }
 
     private ByteBuf routeMetadata(RpcMethod<?, ?> method, RpcMetadata metadata) {

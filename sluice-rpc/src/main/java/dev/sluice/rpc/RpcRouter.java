@@ -1,5 +1,6 @@
 package dev.sluice.rpc;
 
+import com.google.protobuf.MessageLite;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
 import dev.sluice.core.SocketAcceptor;
@@ -136,20 +137,18 @@ public final class RpcRouter implements RSocket {
         return method.channel(emptyStream ? payloads.skip(1) : payloads, metadata);
     }
 
-    private static <Q extends com.google.protobuf.MessageLite> Mono<Payload> unary(ServerMethod<Q, ?> method,
-                                                                                  Payload payload) {
+    private static <Q extends MessageLite> Mono<Payload> unary(ServerMethod<Q, ?> method, Payload payload) {
         RpcMetadata metadata = perCallMetadata(payload);
         return method.unary(method.decode(payload), metadata);
     }
 
-    private static <Q extends com.google.protobuf.MessageLite> Mono<Void> fireAndForget(ServerMethod<Q, ?> method,
-                                                                                       Payload payload) {
+    private static <Q extends MessageLite> Mono<Void> fireAndForget(ServerMethod<Q, ?> method, Payload payload) {
         RpcMetadata metadata = perCallMetadata(payload);
         return method.fireAndForget(method.decode(payload), metadata);
     }
 
-    private static <Q extends com.google.protobuf.MessageLite> Flux<Payload> serverStreaming(
-            ServerMethod<Q, ?> method, Payload payload) {
+    private static <Q extends MessageLite> Flux<Payload> serverStreaming(ServerMethod<Q, ?> method,
+                                                                          Payload payload) {
         RpcMetadata metadata = perCallMetadata(payload);
         return method.serverStreaming(method.decode(payload), metadata);
     }

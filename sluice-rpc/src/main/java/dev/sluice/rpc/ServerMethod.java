@@ -7,6 +7,7 @@ import dev.sluice.rpc.internal.ProtobufCodec;
 import io.netty.buffer.ByteBufAllocator;
 import java.util.function.Function;
 import org.reactivestreams.Publisher;
+import reactor.core.Fuseable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.util.context.Context;
@@ -49,8 +50,23 @@ final class ServerMethod<Q extends MessageLite, R extends MessageLite> {
     }
 
     Mono<Payload> unary(Q request, RpcMetadata metadata) {
-        Mono<R> response = Mono.from(call(request));
-        return withMetadata(response, metadata).map(encode).onErrorMap(StatusErrors::toWire);
+        Publisher<R> response = call(request);
+        if (response instanceof Fuseable.ScalarCallable<?> constant) {
+            // A handler that answers with a value it already has (Mono.just, Mono.empty): encode it now and hand
+            // the engine a constant, which it answers without subscribing.
+            return answerNow(constant);
+        }
+        return withMetadata(Mono.from(response), metadata).map(encode).onErrorMap(StatusErrors::toWire);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Mono<Payload> answerNow(Fuseable.ScalarCallable<?> constant) {
+        try {
+            R value = (R) constant.call();
+            return value == null ? Mono.empty() : Mono.just(encode(value));
+        } catch (Throwable t) {
+            return Mono.error(StatusErrors.toWire(t));
+        }
     }
 
     Mono<Void> fireAndForget(Q request, RpcMetadata metadata) {

@@ -8,6 +8,7 @@ import dev.sluice.core.RSocketServer;
 import dev.sluice.transport.netty.TcpClientTransport;
 import dev.sluice.transport.netty.TcpServerTransport;
 import java.time.Duration;
+import reactor.core.publisher.Mono;
 
 /**
  * A Sluice server serving an RSocket handler (an {@link RpcRouter}) and a Sluice connection to it, over loopback
@@ -21,7 +22,7 @@ public final class LoopbackRpc implements AutoCloseable {
     public final Connection connection;
 
     public LoopbackRpc(RSocket handler) {
-        server = RSocketServer.create((setup, sendingSocket) -> reactor.core.publisher.Mono.just(handler))
+        server = RSocketServer.create((setup, sendingSocket) -> Mono.just(handler))
             .bind(TcpServerTransport.create("127.0.0.1", 0))
             .block(TIMEOUT);
         connection = RSocketConnector.create()

@@ -6,6 +6,7 @@ import dev.sluice.rpc.echo.v1.EchoClient;
 import dev.sluice.rpc.echo.v1.EchoReply;
 import dev.sluice.rpc.echo.v1.EchoRequest;
 import dev.sluice.rpc.echo.v1.EchoRpc;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,8 +40,7 @@ class PerCallMetadataTest {
     private static EchoReply describe(RpcMetadata md) {
         StringBuilder text = new StringBuilder();
         for (RpcMetadata.Entry e : md.entries()) {
-            text.append(e.mimeType()).append('=').append(new String(e.content(),
-                java.nio.charset.StandardCharsets.UTF_8)).append(';');
+            text.append(e.mimeType()).append('=').append(new String(e.content(), StandardCharsets.UTF_8)).append(';');
         }
         return EchoReply.newBuilder().setText(text.toString()).build();
     }

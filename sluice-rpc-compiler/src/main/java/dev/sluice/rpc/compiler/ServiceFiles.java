@@ -1,5 +1,6 @@
 package dev.sluice.rpc.compiler;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -57,7 +58,7 @@ final class ServiceFiles {
         out.line("public interface " + interfaceName + " {");
         for (ServiceModel.Method m : methods) {
             out.blank();
-            List<String> doc = new java.util.ArrayList<>(join(List.of("{@code " + m.fullName() + "}, "
+            List<String> doc = new ArrayList<>(join(List.of("{@code " + m.fullName() + "}, "
                 + kindText(m.kind()) + "."), m.comment()));
             doc.add("");
             doc.addAll(tags(m, false));
@@ -151,7 +152,7 @@ final class ServiceFiles {
             out.line("        return " + m.javaName() + "(" + arg + ", RpcMetadata.EMPTY);");
             out.line("    }");
             out.blank();
-            List<String> doc = new java.util.ArrayList<>();
+            List<String> doc = new ArrayList<>();
             doc.add("{@code " + m.fullName() + "} with per-call metadata.");
             doc.add("");
             doc.addAll(tags(m, true));
@@ -218,7 +219,7 @@ final class ServiceFiles {
 
     /** The {@code @param} and {@code @return} lines of a method's Javadoc. */
     private static List<String> tags(ServiceModel.Method m, boolean withMetadata) {
-        List<String> tags = new java.util.ArrayList<>();
+        List<String> tags = new ArrayList<>();
         tags.add(m.kind().streamsRequests()
             ? "@param requests the requests, sent as the service asks for them"
             : "@param request the request");
@@ -247,7 +248,7 @@ final class ServiceFiles {
         if (comment.isEmpty()) {
             return first;
         }
-        List<String> lines = new java.util.ArrayList<>(first);
+        List<String> lines = new ArrayList<>(first);
         lines.add("");
         lines.add("<p>" + comment.get(0));
         lines.addAll(comment.subList(1, comment.size()));

@@ -35,12 +35,12 @@ public final class ProtobufCodec {
             out.checkNoSpaceLeft();
             buf.writerIndex(buf.writerIndex() + size);
             return buf;
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             buf.release();
-            if (e instanceof IOException io) {
-                throw new UncheckedIOException("cannot serialize " + message.getClass().getName(), io);
-            }
-            throw (RuntimeException) e;
+            throw new UncheckedIOException("cannot serialize " + message.getClass().getName(), e);
+        } catch (RuntimeException e) {
+            buf.release();
+            throw e;
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.sluice.rpc.internal;
 
 import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
@@ -34,8 +35,8 @@ public final class RouteTable<V> {
             int slot = hash(route) & mask;
             while (keys[slot] != null) {
                 if (Arrays.equals(keys[slot], route)) {
-                    throw new IllegalArgumentException("route registered twice: " + new String(route,
-                        java.nio.charset.StandardCharsets.UTF_8));
+                    throw new IllegalArgumentException("route registered twice: "
+                        + new String(route, StandardCharsets.UTF_8));
                 }
                 slot = (slot + 1) & mask;
             }

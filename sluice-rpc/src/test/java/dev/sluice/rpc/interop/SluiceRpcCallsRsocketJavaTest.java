@@ -3,6 +3,7 @@ package dev.sluice.rpc.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.Connection;
+import dev.sluice.core.RSocketConnector;
 import dev.sluice.rpc.RpcException;
 import dev.sluice.rpc.RpcStatus;
 import dev.sluice.rpc.echo.v1.EchoClient;
@@ -75,7 +76,7 @@ class SluiceRpcCallsRsocketJavaTest {
             .payloadDecoder(PayloadDecoder.ZERO_COPY)
             .bind(TcpServerTransport.create("127.0.0.1", 0))
             .block(TIMEOUT);
-        connection = dev.sluice.core.RSocketConnector.create()
+        connection = RSocketConnector.create()
             .metadataMimeType("message/x.rsocket.composite-metadata.v0")
             .dataMimeType("application/vnd.google.protobuf")
             .connect(TcpClientTransport.create("127.0.0.1", server.address().getPort()))

@@ -26,7 +26,8 @@ public final class RpcMetadata {
     /**
      * One entry.
      *
-     * @param mimeType the entry's MIME type, e.g. {@code message/x.rsocket.authentication.v0}
+     * @param mimeType the entry's MIME type, e.g. {@code message/x.rsocket.authentication.v0}; a received entry
+     *     that names a well-known id no MIME type is assigned to reads as {@code unassigned-id-N}
      * @param content  the entry's bytes; not copied by accessors, do not modify
      */
     public record Entry(String mimeType, byte[] content) {

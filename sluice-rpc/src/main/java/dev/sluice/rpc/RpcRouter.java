@@ -210,9 +210,11 @@ public final class RpcRouter implements RSocket {
         return RpcMetadata.read(md, md.readerIndex(), md.readableBytes());
     }
 
+    /**
+     * Releases a payload Reactor dropped. Only payloads no one else has released arrive here: those the engine
+     * delivered and no operator passed on (a decoded payload is released by the decoder, which emits a message).
+     */
     private static void releaseDiscarded(Payload payload) {
-        if (payload.refCnt() > 0) {
-            payload.release();
-        }
+        payload.release();
     }
 }

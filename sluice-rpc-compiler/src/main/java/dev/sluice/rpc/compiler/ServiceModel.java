@@ -89,12 +89,18 @@ record ServiceModel(String protoFile, String javaPackage, String protoName, Stri
         return JAVA_KEYWORDS.contains(name) ? name + "_" : name;
     }
 
-    /** {@code SayHello} to {@code SAY_HELLO}. */
+    /**
+     * {@code SayHello} to {@code SAY_HELLO}: a word starts at an upper-case letter after a lower-case letter or a
+     * digit, or at the last capital of an acronym ({@code HTTPGet} to {@code HTTP_GET}).
+     */
     static String upperSnake(String protoName) {
         StringBuilder out = new StringBuilder(protoName.length() + 4);
         for (int i = 0; i < protoName.length(); i++) {
             char c = protoName.charAt(i);
-            boolean boundary = i > 0 && Character.isUpperCase(c) && Character.isLowerCase(protoName.charAt(i - 1));
+            char previous = i > 0 ? protoName.charAt(i - 1) : '_';
+            boolean boundary = Character.isUpperCase(c) && Character.isLetterOrDigit(previous)
+                && (!Character.isUpperCase(previous)
+                    || i + 1 < protoName.length() && Character.isLowerCase(protoName.charAt(i + 1)));
             if (boundary) {
                 out.append('_');
             }

@@ -52,7 +52,7 @@ public final class LeaseBalancerExample {
                 new Target("large", TcpClientTransport.create("127.0.0.1", large.port()))));
         awaitLeases(balancer);
 
-        Map<String, Integer> outcomes = new TreeMap<>();
+        Map<String, Integer> outcomes = new TreeMap<>(Map.of("small", 0, "large", 0, "rejected", 0));
         Flux.range(0, REQUESTS)
             .concatMap(i -> balancer.requestResponse(Payload.create("work"))
                 .map(answer -> {

@@ -15,6 +15,10 @@ import java.nio.charset.StandardCharsets;
  * at a handler) is yours: release it when done, or hand it back to Sluice. Received payloads are zero-copy views
  * of the network buffer, so holding one keeps that buffer alive.
  *
+ * <p><b>Copies.</b> Code that would rather not count references can work with heap copies: {@link #copyOf} makes
+ * one from any payload, and {@link PayloadDecoder#COPY} makes every received payload one. A copy holds no network
+ * buffer; its {@code release()} does nothing and a copy never released is simply garbage-collected.
+ *
  * <p>Not thread-safe beyond the reference count: read it from one thread at a time.
  */
 public interface Payload extends ReferenceCounted {
@@ -93,6 +97,17 @@ public interface Payload extends ReferenceCounted {
     /** A payload holding copies of {@code data} and {@code metadata} (null = absent), as {@link #create(byte[])}. */
     static Payload create(byte[] data, byte[] metadata) {
         return RefCountedPayload.create(copy(data), metadata == null ? null : copy(metadata));
+    }
+
+    /**
+     * A heap copy of {@code source}'s data and metadata that needs no release: its {@code release()} does nothing,
+     * and once unreachable the garbage collector frees it. {@code source} is borrowed: it stays the caller's to
+     * release. Use it to keep a received payload's content beyond the handler (in a cache, in another thread's
+     * queue) without holding the network buffer it arrived in. Handing a copy to Sluice is fine: Sluice's release
+     * of it does nothing.
+     */
+    static Payload copyOf(Payload source) {
+        return CopiedPayload.of(source);
     }
 
     private static ByteBuf copy(byte[] bytes) {

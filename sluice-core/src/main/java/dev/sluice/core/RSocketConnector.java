@@ -41,12 +41,18 @@ public final class RSocketConnector {
     private Duration peerCloseDrain = Limits.DEFAULT_PEER_CLOSE_DRAIN;
     private ClientLeaseConfigurer leases;
     private boolean strictLease;
+    private PayloadDecoder payloadDecoder = PayloadDecoder.ZERO_COPY;
 
     private RSocketConnector() {
     }
 
     public static RSocketConnector create() {
         return new RSocketConnector();
+    }
+
+    /** Connects with every setting at its default: {@code create().connect(transport)}. */
+    public static Mono<Connection> connectWith(ClientTransport transport) {
+        return create().connect(transport);
     }
 
     /** The payload of the SETUP frame; copied, and released here. */
@@ -141,16 +147,33 @@ public final class RSocketConnector {
         return this;
     }
 
+    /**
+     * How this client receives payloads — responses to its requests, and the server's requests to its
+     * {@link #responder}: {@link PayloadDecoder#ZERO_COPY} (the default) or heap copies that need no release
+     * ({@link PayloadDecoder#COPY}).
+     */
+    public RSocketConnector payloadDecoder(PayloadDecoder decoder) {
+        if (decoder == null) {
+            throw new IllegalArgumentException("payloadDecoder must not be null");
+        }
+        this.payloadDecoder = decoder;
+        return this;
+    }
+
     /** Connects, sends SETUP, and emits the connection (the protocol does not acknowledge SETUP). */
     public Mono<Connection> connect(ClientTransport transport) {
         ConnectionConfig config = new ConnectionConfig(mtu, maxInboundPayloadSize, maxActiveStreams,
             keepAliveInterval, keepAliveMaxLifetime, System::nanoTime, peerCloseDrain);
+        boolean copy = payloadDecoder == PayloadDecoder.COPY;
+        Function<Connection, RSocket> handler = responder;
+        Function<Connection, RSocket> r = copy
+            ? c -> new CopyingHandler(handler.apply(new CopyingConnection(c))) : handler;
         return transport.connect().flatMap(dc -> Mono.create(sink -> dc.executor().execute(() -> {
             try {
                 ClientLeaseConfigurer l = leases;
-                RSocketConnection c = RSocketConnection.client(dc, config, encodeSetup(dc), responder,
+                RSocketConnection c = RSocketConnection.client(dc, config, encodeSetup(dc), r,
                     l == null ? null : l::configure, strictLease);
-                sink.success(c.requester());
+                sink.success(copy ? new CopyingConnection(c.requester()) : c.requester());
             } catch (Throwable t) {
                 dc.close();
                 sink.error(t);

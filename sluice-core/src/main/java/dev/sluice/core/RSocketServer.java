@@ -43,6 +43,7 @@ public final class RSocketServer {
     private Duration peerCloseDrain = Limits.DEFAULT_PEER_CLOSE_DRAIN;
     private int maxConnections = Limits.DEFAULT_MAX_CONNECTIONS;
     private ServerLeaseConfigurer leases;
+    private PayloadDecoder payloadDecoder = PayloadDecoder.ZERO_COPY;
 
     private RSocketServer() {
     }
@@ -121,19 +122,48 @@ public final class RSocketServer {
         return lease(scheduler -> Leases.none());
     }
 
+    /**
+     * How the handlers of this server receive payloads, and how its acceptor's {@code sendingSocket} hands over
+     * the client's responses: {@link PayloadDecoder#ZERO_COPY} (the default) or heap copies that need no release
+     * ({@link PayloadDecoder#COPY}). The SETUP payload an acceptor sees is not copied: it is valid while the
+     * acceptor runs, as always.
+     */
+    public RSocketServer payloadDecoder(PayloadDecoder decoder) {
+        if (decoder == null) {
+            throw new IllegalArgumentException("payloadDecoder must not be null");
+        }
+        this.payloadDecoder = decoder;
+        return this;
+    }
+
+    /**
+     * Starts listening and waits until it does: {@link #bind} then {@code block()}. For {@code main} methods and
+     * tests; never call it on an event loop or inside a reactive chain.
+     */
+    public CloseableServer bindNow(ServerTransport transport) {
+        return bind(transport).block();
+    }
+
     /** Starts listening. */
     public Mono<CloseableServer> bind(ServerTransport transport) {
         // Keep-alive settings come from each client's SETUP; these two are placeholders the server never uses.
         ConnectionConfig config = new ConnectionConfig(mtu, maxInboundPayloadSize, maxActiveStreams,
             Duration.ofSeconds(20), Duration.ofSeconds(90), System::nanoTime, peerCloseDrain);
         ServerLeaseConfigurer configurer = leases;
-        ServerSetup setup = new ServerSetup(acceptor, configurer == null ? null : configurer::configure);
+        ServerSetup setup = new ServerSetup(payloadDecoder == PayloadDecoder.COPY ? copying(acceptor) : acceptor,
+            configurer == null ? null : configurer::configure);
         Running running = new Running(maxConnections);
         return transport.start(dc -> running.accept(dc, config, setup, maxTimeToFirstFrame))
             .map(handle -> {
                 running.handle = handle;
                 return running;
             });
+    }
+
+    /** {@code acceptor} with {@link PayloadDecoder#COPY} applied to what its handler and requester receive. */
+    private static SocketAcceptor copying(SocketAcceptor acceptor) {
+        return (setup, sendingSocket) -> acceptor.accept(setup, new CopyingConnection(sendingSocket))
+            .map(CopyingHandler::new);
     }
 
     private static final class Running implements CloseableServer {

@@ -1,6 +1,10 @@
 package dev.sluice.core;
 
 import dev.sluice.core.exceptions.RejectedSetupException;
+import java.util.Objects;
+import java.util.function.Function;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -9,6 +13,11 @@ import reactor.core.publisher.Mono;
  *
  * <p>To refuse the connection, return {@code Mono.error(new RejectedSetupException("why"))}: the client receives
  * ERROR[REJECTED_SETUP] with that message ({@link RejectedSetupException}). Any other error is sent the same way.
+ *
+ * <p>A server that answers a single interaction can skip the {@link RSocket} class: {@link #forRequestResponse},
+ * {@link #forRequestStream}, {@link #forRequestChannel} and {@link #forFireAndForget} build the acceptor from one
+ * function (the other interactions answer "not supported"), as rsocket-java's methods of the same names do. The
+ * function owns the payloads it receives, as any handler does ({@link Payload}).
  */
 @FunctionalInterface
 public interface SocketAcceptor {
@@ -23,5 +32,49 @@ public interface SocketAcceptor {
     /** An acceptor that serves every connection with the same handler. */
     static SocketAcceptor with(RSocket handler) {
         return (setup, sendingSocket) -> Mono.just(handler);
+    }
+
+    /** An acceptor whose handler answers request-response with {@code handler} and nothing else. */
+    static SocketAcceptor forRequestResponse(Function<Payload, Mono<Payload>> handler) {
+        Objects.requireNonNull(handler, "handler");
+        return with(new RSocket() {
+            @Override
+            public Mono<Payload> requestResponse(Payload payload) {
+                return handler.apply(payload);
+            }
+        });
+    }
+
+    /** An acceptor whose handler answers request-stream with {@code handler} and nothing else. */
+    static SocketAcceptor forRequestStream(Function<Payload, Flux<Payload>> handler) {
+        Objects.requireNonNull(handler, "handler");
+        return with(new RSocket() {
+            @Override
+            public Flux<Payload> requestStream(Payload payload) {
+                return handler.apply(payload);
+            }
+        });
+    }
+
+    /** An acceptor whose handler answers request-channel with {@code handler} and nothing else. */
+    static SocketAcceptor forRequestChannel(Function<Publisher<Payload>, Flux<Payload>> handler) {
+        Objects.requireNonNull(handler, "handler");
+        return with(new RSocket() {
+            @Override
+            public Flux<Payload> requestChannel(Publisher<Payload> payloads) {
+                return handler.apply(payloads);
+            }
+        });
+    }
+
+    /** An acceptor whose handler takes fire-and-forget with {@code handler} and nothing else. */
+    static SocketAcceptor forFireAndForget(Function<Payload, Mono<Void>> handler) {
+        Objects.requireNonNull(handler, "handler");
+        return with(new RSocket() {
+            @Override
+            public Mono<Void> fireAndForget(Payload payload) {
+                return handler.apply(payload);
+            }
+        });
     }
 }

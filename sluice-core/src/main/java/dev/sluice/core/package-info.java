@@ -20,7 +20,8 @@
  * </table>
  *
  * <p><b>Ownership.</b> Payloads are reference-counted: a payload handed to Sluice is released by Sluice, one
- * Sluice hands over is the receiver's to release (see {@link dev.sluice.core.Payload}). Errors from the peer arrive
+ * Sluice hands over is the receiver's to release (see {@link dev.sluice.core.Payload}), unless the connection was
+ * set to hand out heap copies ({@link dev.sluice.core.PayloadDecoder#COPY}). Errors from the peer arrive
  * as the exceptions of {@code dev.sluice.core.exceptions}; transports plug in through
  * {@code dev.sluice.core.transport}. The engine itself lives in {@code dev.sluice.core.internal}, which is not API.
  */

@@ -94,6 +94,14 @@ class ExamplesTest {
     }
 
     @Test
+    void protobufRpc() throws Exception {
+        assertThat(run(RpcExample::main)).containsExactly(
+            "Hello, Sluice",
+            "[Hello #1, RPC, Hello #2, RPC, Hello #3, RPC]",
+            "failed: INVALID_ARGUMENT a name, please");
+    }
+
+    @Test
     void fileUpload() throws Exception {
         assertThat(run(FileUploadExample::main))
             .containsExactly("uploaded 1048576 bytes, stored 1048576 bytes, identical: true");

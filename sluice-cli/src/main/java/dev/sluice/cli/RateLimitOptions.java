@@ -9,6 +9,7 @@ import dev.sluice.frame.metadata.CompositeMetadataCursor;
 import dev.sluice.limits.KeyedRateLimiter;
 import dev.sluice.limits.RateLimiter;
 import dev.sluice.limits.redis.FailurePolicy;
+import dev.sluice.limits.redis.RedisRateLimitGate;
 import dev.sluice.limits.redis.RedisRateLimiter;
 import io.lettuce.core.RedisURI;
 import java.nio.charset.StandardCharsets;
@@ -76,7 +77,7 @@ public final class RateLimitOptions implements AutoCloseable {
     @Option(names = "--redis-failure", defaultValue = "open", converter = FailurePolicyConverter.class,
         completionCandidates = FailurePolicyConverter.Candidates.class,
         description = "when Redis does not answer: open admits the request (the limit is not enforced until Redis is"
-            + " back; at startup: a warning), closed refuses it with rate_limited (at startup: exit code 1)"
+            + " back; at startup: a warning), closed refuses it with rate_limiter_unavailable (at startup: exit code 1)"
             + " (default: ${DEFAULT-VALUE}, the limiter's)")
     FailurePolicy redisFailure;
 

@@ -46,7 +46,7 @@ public final class RateLimitOptions implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger("sluice.redis");
 
     @Option(names = "--rate-limit", description = "token-bucket rate for incoming requests, e.g. 425/s (or 100/ms,"
-        + " 6000/m); default: no limit")
+        + " 6000/m, 20/h; a bare number is per second, and the startup line says so); default: no limit")
     String rate;
 
     @Option(names = "--burst", defaultValue = "10", description = "bucket size: requests allowed at once"
@@ -83,6 +83,22 @@ public final class RateLimitOptions implements AutoCloseable {
 
     /** Written by protect(), cleared by close(), which may run on another thread. */
     private volatile RedisRateLimiter redisLimiter;
+
+    /**
+     * The limit for the startup line, its unit always spelled out: {@code off}, or e.g. {@code 425/s (burst 10,
+     * max wait 0 ms, in this process)}; {@code --rate-limit 425} reads {@code 425/s}.
+     */
+    public String describe() {
+        if (!enabled()) {
+            return "off";
+        }
+        double perSecond = parseRate(rate);
+        String r = perSecond == Math.rint(perSecond) ? String.valueOf((long) perSecond)
+            : String.format(java.util.Locale.ROOT, "%.3f", perSecond);
+        return r + "/s (burst " + burst + ", max wait " + maxWait.toMillis() + " ms, " + (redis == null
+            ? "key " + key + ", in this process)" : "key " + key + ", shared through redis at "
+            + RedisUriConverter.describe(redis) + ")");
+    }
 
     /** Whether a limit was asked for. */
     public boolean enabled() {

@@ -92,12 +92,16 @@ public final class RateLimitOptions implements AutoCloseable {
         if (!enabled()) {
             return "off";
         }
-        double perSecond = parseRate(rate);
-        String r = perSecond == Math.rint(perSecond) ? String.valueOf((long) perSecond)
-            : String.format(java.util.Locale.ROOT, "%.3f", perSecond);
-        return r + "/s (burst " + burst + ", max wait " + maxWait.toMillis() + " ms, " + (redis == null
+        return perSecondText() + " (burst " + burst + ", max wait " + maxWait.toMillis() + " ms, " + (redis == null
             ? "key " + key + ", in this process)" : "key " + key + ", shared through redis at "
             + RedisUriConverter.describe(redis) + ")");
+    }
+
+    /** The rate per second with its unit, whatever unit it was given in: {@code 425/s}, {@code 0.017/s}. */
+    private String perSecondText() {
+        double perSecond = parseRate(rate);
+        return (perSecond == Math.rint(perSecond) ? String.valueOf((long) perSecond)
+            : String.format(java.util.Locale.ROOT, "%.3f", perSecond)) + "/s";
     }
 
     /** Whether a limit was asked for. */
@@ -202,7 +206,7 @@ public final class RateLimitOptions implements AutoCloseable {
                 + " until it does", where, problem);
         } else {
             log.info("rate limit {} shared through redis at {} (burst {}, max wait {} ms, timeout {} ms, failure"
-                + " policy {})", rate, where, burst, maxWait.toMillis(), redisTimeout.toMillis(),
+                + " policy {})", perSecondText(), where, burst, maxWait.toMillis(), redisTimeout.toMillis(),
                 FailurePolicyConverter.name(redisFailure));
         }
         redisLimiter = limiter;

@@ -3,6 +3,8 @@ package dev.sluice.cli.report;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -34,9 +36,17 @@ public record RunInfo(Instant date, String version, String commandLine, String m
 
     /** E.g. {@code build-7 (Linux 6.8 amd64, 2 processors, Java 17.0.15 Eclipse Adoptium, max heap 1024 MiB)}. */
     static String thisMachine() {
+        // The environment or /etc/hostname: a DNS lookup of the local name could stall a report for seconds.
         String host = System.getenv("HOSTNAME");
         if (host == null || host.isBlank()) {
             host = System.getenv("COMPUTERNAME");
+        }
+        if ((host == null || host.isBlank()) && Files.isReadable(Path.of("/etc/hostname"))) {
+            try {
+                host = Files.readString(Path.of("/etc/hostname")).strip();
+            } catch (IOException e) {
+                host = null;
+            }
         }
         return String.format(Locale.ROOT, "%s (%s %s %s, %d processors, Java %s %s, max heap %d MiB)",
             host == null || host.isBlank() ? "unnamed host" : host, System.getProperty("os.name"),

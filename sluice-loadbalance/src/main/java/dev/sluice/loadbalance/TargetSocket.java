@@ -81,11 +81,21 @@ final class TargetSocket {
         }).retryWhen(backoff);
     }
 
-    private synchronized void subscribe(Mono<Connection> attempts) {
-        if (!removed) {
-            pending = attempts.subscribe(this::connected,
-                e -> log.warn("stopped reconnecting to target {}: {}", target.key(), e.getMessage()));
+    /** Starts {@code attempts}; not under this object's lock, since a connection made at once calls back out. */
+    private void subscribe(Mono<Connection> attempts) {
+        if (removed) {
+            return;
         }
+        Disposable d = attempts.subscribe(this::connected,
+            e -> log.warn("stopped reconnecting to target {}: {}", target.key(), e.getMessage()));
+        synchronized (this) {
+            if (!removed) {
+                pending = d;
+                return;
+            }
+        }
+        // Removed meanwhile: remove() could not stop these attempts (a connection they made is closed by connected).
+        d.dispose();
     }
 
     private void connected(Connection c) {

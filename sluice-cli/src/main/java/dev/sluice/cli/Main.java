@@ -67,7 +67,9 @@ public final class Main implements Runnable {
     }
 
     static String message(Throwable e) {
-        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+        // Bounded by the depth, should the chain be a cycle.
+        Throwable c = e;
+        for (int depth = 0; c != null && depth < 8; depth++, c = c.getCause()) {
             if (c instanceof FileSystemException f) {
                 // Its message is the bare path: say what is wrong with it.
                 return f.getFile() + ": " + (f.getReason() != null ? f.getReason()
@@ -80,6 +82,6 @@ public final class Main implements Runnable {
             && t.getClass() == RuntimeException.class)) {
             t = t.getCause();
         }
-        return t.getMessage() != null ? t.getMessage() : t.toString();
+        return t.getMessage() != null ? t.getMessage() : Problems.describe(t);
     }
 }

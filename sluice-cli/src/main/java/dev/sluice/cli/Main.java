@@ -6,8 +6,10 @@ import dev.sluice.cli.files.FileServerCommand;
 import dev.sluice.cli.files.UploadCommand;
 import dev.sluice.cli.load.LoadCommand;
 import dev.sluice.cli.proxy.ProxyCommand;
+import dev.sluice.cli.report.RunInfo;
 import dev.sluice.cli.server.ServerCommand;
 import dev.sluice.cli.sla.SlaCommand;
+import java.nio.file.FileSystemException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -15,7 +17,7 @@ import picocli.CommandLine.Command;
  * The {@code sluice} command. Exit codes: 0 success, 1 a failure at run time (message printed, no stack trace),
  * 2 wrong arguments (picocli's usage error, with the message and the usage).
  */
-@Command(name = "sluice", mixinStandardHelpOptions = true, version = "sluice 0.1.0",
+@Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = "A reactive RSocket stack with overload control in every layer.",
     footer = Main.FOOTER,
     subcommands = {DemoCommand.class, EchoServerCommand.class, ServerCommand.class, ProxyCommand.class,
@@ -56,12 +58,30 @@ public final class Main implements Runnable {
             + String.join(", ", spec.subcommands().keySet()));
     }
 
+    /** {@code sluice --version}: this build's version, as the reports state it. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"sluice " + RunInfo.VERSION};
+        }
+    }
+
     static String message(Throwable e) {
+        // Bounded by the depth, should the chain be a cycle.
+        Throwable c = e;
+        for (int depth = 0; c != null && depth < 8; depth++, c = c.getCause()) {
+            if (c instanceof FileSystemException f) {
+                // Its message is the bare path: say what is wrong with it.
+                return f.getFile() + ": " + (f.getReason() != null ? f.getReason()
+                    : c.getClass().getSimpleName().replace("Exception", "").replaceAll("([a-z])([A-Z])", "$1 $2")
+                        .toLowerCase(java.util.Locale.ROOT));
+            }
+        }
         Throwable t = e;
         while (t.getCause() != null && (t.getMessage() == null || t instanceof RuntimeException
             && t.getClass() == RuntimeException.class)) {
             t = t.getCause();
         }
-        return t.getMessage() != null ? t.getMessage() : t.toString();
+        return t.getMessage() != null ? t.getMessage() : Problems.describe(t);
     }
 }

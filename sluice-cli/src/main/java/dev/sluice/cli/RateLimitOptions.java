@@ -9,6 +9,7 @@ import dev.sluice.frame.metadata.CompositeMetadataCursor;
 import dev.sluice.limits.KeyedRateLimiter;
 import dev.sluice.limits.RateLimiter;
 import dev.sluice.limits.redis.FailurePolicy;
+import dev.sluice.limits.redis.RedisRateLimitGate;
 import dev.sluice.limits.redis.RedisRateLimiter;
 import io.lettuce.core.RedisURI;
 import java.nio.charset.StandardCharsets;
@@ -45,7 +46,7 @@ public final class RateLimitOptions implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger("sluice.redis");
 
     @Option(names = "--rate-limit", description = "token-bucket rate for incoming requests, e.g. 425/s (or 100/ms,"
-        + " 6000/m); default: no limit")
+        + " 6000/m, 20/h; a bare number is per second, and the startup line says so); default: no limit")
     String rate;
 
     @Option(names = "--burst", defaultValue = "10", description = "bucket size: requests allowed at once"
@@ -76,12 +77,32 @@ public final class RateLimitOptions implements AutoCloseable {
     @Option(names = "--redis-failure", defaultValue = "open", converter = FailurePolicyConverter.class,
         completionCandidates = FailurePolicyConverter.Candidates.class,
         description = "when Redis does not answer: open admits the request (the limit is not enforced until Redis is"
-            + " back; at startup: a warning), closed refuses it with rate_limited (at startup: exit code 1)"
+            + " back; at startup: a warning), closed refuses it with rate_limiter_unavailable (at startup: exit code 1)"
             + " (default: ${DEFAULT-VALUE}, the limiter's)")
     FailurePolicy redisFailure;
 
     /** Written by protect(), cleared by close(), which may run on another thread. */
     private volatile RedisRateLimiter redisLimiter;
+
+    /**
+     * The limit for the startup line, its unit always spelled out: {@code off}, or e.g. {@code 425/s (burst 10,
+     * max wait 0 ms, in this process)}; {@code --rate-limit 425} reads {@code 425/s}.
+     */
+    public String describe() {
+        if (!enabled()) {
+            return "off";
+        }
+        return perSecondText() + " (burst " + burst + ", max wait " + maxWait.toMillis() + " ms, " + (redis == null
+            ? "key " + key + ", in this process)" : "key " + key + ", shared through redis at "
+            + RedisUriConverter.describe(redis) + ")");
+    }
+
+    /** The rate per second with its unit, whatever unit it was given in: {@code 425/s}, {@code 0.017/s}. */
+    private String perSecondText() {
+        double perSecond = parseRate(rate);
+        return (perSecond == Math.rint(perSecond) ? String.valueOf((long) perSecond)
+            : String.format(java.util.Locale.ROOT, "%.3f", perSecond)) + "/s";
+    }
 
     /** Whether a limit was asked for. */
     public boolean enabled() {
@@ -185,7 +206,7 @@ public final class RateLimitOptions implements AutoCloseable {
                 + " until it does", where, problem);
         } else {
             log.info("rate limit {} shared through redis at {} (burst {}, max wait {} ms, timeout {} ms, failure"
-                + " policy {})", rate, where, burst, maxWait.toMillis(), redisTimeout.toMillis(),
+                + " policy {})", perSecondText(), where, burst, maxWait.toMillis(), redisTimeout.toMillis(),
                 FailurePolicyConverter.name(redisFailure));
         }
         redisLimiter = limiter;

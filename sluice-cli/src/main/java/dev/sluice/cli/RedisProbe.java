@@ -31,31 +31,8 @@ final class RedisProbe {
                 failure = Exceptions.unwrap(e);
             }
             if (!(failure instanceof TimeoutException) || System.nanoTime() - deadline >= 0) {
-                return describe(failure);
+                return Problems.describe(failure);
             }
         }
-    }
-
-    /**
-     * The message of {@code e} and of its causes, without repeats or wrappers' class names, e.g. "Unable to connect to
-     * 127.0.0.1/&lt;unresolved&gt;:1: finishConnect(..) failed with error(-111): Connection refused: /127.0.0.1:1".
-     */
-    static String describe(Throwable e) {
-        StringBuilder b = new StringBuilder();
-        String last = null;
-        Throwable t = e;
-        // Bounded by the depth, should the chain be a cycle.
-        for (int depth = 0; t != null && depth < 8; depth++, t = t.getCause()) {
-            String m = t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
-            if (t.getCause() != null && m.equals(t.getCause().toString())) {
-                // A wrapper that only repeats its cause ("pkg.SomeException: message"): the cause says it better.
-                continue;
-            }
-            if (last == null || !last.contains(m)) {
-                b.append(b.length() == 0 ? "" : ": ").append(m);
-                last = m;
-            }
-        }
-        return b.toString();
     }
 }

@@ -117,7 +117,7 @@ class RedisLimitCommandTest {
         String out = CliRun.run("server", "--address", "127.0.0.1:0", "--rate-limit", "10/s", "--redis", down,
             "--redis-failure", "closed");
         assertThat(out).startsWith("1|").contains("sluice server: redis at 127.0.0.1:")
-            .contains("does not answer (").contains("Connection refused")
+            .contains("does not answer (connection refused)")
             .contains("and --redis-failure closed would refuse every request: start Redis or fix --redis")
             .doesNotContain("\tat ");
         assertThat(out.strip().lines().count()).as("one line: %s", out).isEqualTo(1);

@@ -60,7 +60,7 @@ public final class RateLimitGate implements RequestGate {
         if (!r.ok()) {
             return Mono.error(new RejectedException(RATE_LIMITED));
         }
-        long delay = r.delay();
+        long delay = r.delayNanos();
         if (delay <= 0) {
             return null;
         }

@@ -21,7 +21,7 @@ import reactor.core.scheduler.Schedulers;
  * buckets are inspected for each new key) and can be run in full with {@link #evictIdle}. At most
  * {@link Builder#maxKeys maxKeys} buckets exist at once. <b>When the table is full</b> and no bucket can be
  * evicted, a request with a new key is refused: {@code allowN} is false, a reservation is not OK, and a wait
- * fails with {@link RateLimitedException} ("key table full"), until some bucket has refilled (at most
+ * fails with {@link RateLimitedException} ("key table full: maxKeys=..."), until some bucket has refilled (at most
  * {@code burst / limit} seconds after its last use). Keys already known are served as usual. Evicting a bucket
  * that is not full instead would give its key a fresh burst, so that a client cycling through new keys could
  * multiply everyone else's rate; refusing the newcomer never lets any key exceed its limit. Size {@code maxKeys}
@@ -48,7 +48,7 @@ public final class KeyedRateLimiter<K> {
         this.table = new BucketTable<>(builder.limit, builder.burst, builder.maxKeys);
         this.clock = builder.clock;
         this.scheduler = builder.scheduler;
-        this.refusal = "rate: key table full: maxKeys=" + builder.maxKeys;
+        this.refusal = "key table full: maxKeys=" + builder.maxKeys;
     }
 
     /** A builder of a keyed limiter of {@code perSecond} tokens per second and bursts of {@code burst} per key. */
@@ -151,24 +151,34 @@ public final class KeyedRateLimiter<K> {
     }
 
     /**
-     * Waits for {@code n} tokens of {@code key}, as {@link RateLimiter#waitN(int, Duration)}: completes when they
-     * may be used, or fails at once with {@link RateLimitedException} if that would take longer than
-     * {@code maxWait}, if {@code n > burst}, or if {@code key} is new and the table is full.
+     * {@link #reserveN(Object, long, int, long)} at the clock's time, if the tokens come within {@code maxWait}.
      *
      * @throws IllegalArgumentException if {@code n < 0}
      */
-    public Mono<Void> waitN(K key, int n, Duration maxWait) {
-        return WaitMono.create(source(key), clock, scheduler, n, false, 0, WaitMono.RELATIVE,
-                RateLimiter.toNanos(maxWait));
+    public Reservation reserveN(K key, int n, Duration maxWait) {
+        return reserveN(key, clock.nanoTime(), n, RateLimiter.toNanos(maxWait));
     }
 
     /**
-     * Waits for {@code n} tokens of {@code key}, reserving them at {@code nowNanos}, as
-     * {@link RateLimiter#waitN(long, int, long)}; fails also if {@code key} is new and the table is full.
+     * Waits for {@code n} tokens of {@code key}, as {@link RateLimiter#waitN(int, Duration)}: completes when they
+     * may be used, or fails at once with {@link RateLimitedException} if that would take longer than
+     * {@code timeout}, if {@code n > burst}, or if {@code key} is new and the table is full.
      *
      * @throws IllegalArgumentException if {@code n < 0}
      */
-    public Mono<Void> waitN(K key, long nowNanos, int n, long deadlineNanos) {
+    public Mono<Void> waitN(K key, int n, Duration timeout) {
+        return WaitMono.create(source(key), clock, scheduler, n, false, 0, WaitMono.RELATIVE,
+                RateLimiter.toNanos(timeout));
+    }
+
+    /**
+     * Waits for {@code n} tokens of {@code key}, reserving them at {@code nowNanos}, until the instant
+     * {@code deadlineNanos}, as {@link RateLimiter#waitNUntil(long, int, long)}; fails also if {@code key} is new
+     * and the table is full.
+     *
+     * @throws IllegalArgumentException if {@code n < 0}
+     */
+    public Mono<Void> waitNUntil(K key, long nowNanos, int n, long deadlineNanos) {
         return WaitMono.create(source(key), clock, scheduler, n, true, nowNanos, WaitMono.ABSOLUTE, deadlineNanos);
     }
 

@@ -22,14 +22,17 @@ import reactor.core.scheduler.Schedulers;
  *     exceeds the rate.
  * <li>{@link #reserveN} promises the tokens for later and says how long to wait ({@link Reservation#delay()}); the
  *     caller waits, then acts, or cancels. Use it to slow down without dropping anything.
- * <li>{@link #waitN} returns a {@code Mono<Void>} that completes when the caller may act, or fails at once with
+ * <li>{@link #waitN(int, Duration)} (a timeout) and {@link #waitNUntil(int, long)} (a deadline, an instant on the
+ *     clock) return a {@code Mono<Void>} that completes when the caller may act, or fails at once with
  *     {@link RateLimitedException} when that would be after the caller's deadline, leaving the limiter untouched.
  *     Most callers under a deadline want this one: a request that cannot be served in time fails in microseconds
  *     instead of timing out.
  * </ul>
  *
  * <p>Every operation has a form that takes the time, {@code nowNanos}, and a short form that reads the limiter's
- * {@link NanoClock}. Times are nanoseconds on that clock (by default {@link System#nanoTime()}); only their
+ * {@link NanoClock}; waits and delays come as {@link Duration}s too. Names say which {@code long} is which: a
+ * {@code nowNanos} or a {@code deadlineNanos} (the {@code ...Until} forms) is an instant, a {@code maxWaitNanos}
+ * a duration. Times are nanoseconds on that clock (by default {@link System#nanoTime()}); only their
  * differences matter. Time going backwards accumulates no tokens; an operation at an earlier time than the last
  * one is computed at that time and moves the limiter's notion of "last" back, as Go's does.
  *
@@ -158,10 +161,21 @@ public final class RateLimiter {
      * to wait before acting, and later callers wait behind it. It is not OK only if {@code n > burst} (with a
      * finite limit); then nothing changed. To act, wait {@link Reservation#delayFrom}; not to act, cancel it.
      *
+     * @param nowNanos the time of the reservation, on the limiter's clock
+     *
      * @throws IllegalArgumentException if {@code n < 0}
      */
     public Reservation reserveN(long nowNanos, int n) {
         return reserveN(nowNanos, n, INF_DURATION);
+    }
+
+    /**
+     * {@link #reserveN(long, int, long)} at the clock's time, if the tokens come within {@code maxWait}.
+     *
+     * @throws IllegalArgumentException if {@code n < 0}
+     */
+    public Reservation reserveN(int n, Duration maxWait) {
+        return reserveN(clock.nanoTime(), n, toNanos(maxWait));
     }
 
     /**
@@ -175,26 +189,28 @@ public final class RateLimiter {
         return bucket.reserveN(nowNanos, RateMath.checkN(n), maxWaitNanos, clock);
     }
 
-    /** {@link #waitN(long, int, long)} with no deadline, reserving at the clock's time of subscription. */
+    /** {@link #waitNUntil(long, int, long)} with no deadline, reserving at the clock's time of subscription. */
     public Mono<Void> waitN(int n) {
         return wait(n, false, 0, WaitMono.NO_DEADLINE, 0);
     }
 
     /**
-     * {@link #waitN(long, int, long)} reserving at the clock's time of subscription.
-     *
-     * @param deadlineNanos an instant on the limiter's clock
+     * Waits until {@code n} tokens may be used, for at most {@code timeout} from the clock's time of subscription:
+     * {@link #waitNUntil(long, int, long)} with the deadline {@code timeout} after that time. A zero
+     * {@code timeout} takes only tokens that are there at once; a negative one fails at once.
      */
-    public Mono<Void> waitN(int n, long deadlineNanos) {
-        return wait(n, false, 0, WaitMono.ABSOLUTE, deadlineNanos);
+    public Mono<Void> waitN(int n, Duration timeout) {
+        return wait(n, false, 0, WaitMono.RELATIVE, toNanos(timeout));
     }
 
     /**
-     * {@link #waitN(long, int, long)} with the deadline {@code maxWait} after the clock's time of subscription.
-     * A zero {@code maxWait} takes only tokens that are there at once.
+     * {@link #waitNUntil(long, int, long)} reserving at the clock's time of subscription.
+     *
+     * @param deadlineNanos an instant on the limiter's clock (not a timeout: for one, use
+     *     {@link #waitN(int, Duration)})
      */
-    public Mono<Void> waitN(int n, Duration maxWait) {
-        return wait(n, false, 0, WaitMono.RELATIVE, toNanos(maxWait));
+    public Mono<Void> waitNUntil(int n, long deadlineNanos) {
+        return wait(n, false, 0, WaitMono.ABSOLUTE, deadlineNanos);
     }
 
     /**
@@ -206,9 +222,11 @@ public final class RateLimiter {
      * clock's time). A deadline equal to {@code nowNanos} takes only tokens that are there (Go's context would
      * already be done and fail).
      *
+     * @param nowNanos the time of the reservation, on the limiter's clock
+     * @param deadlineNanos an instant on the limiter's clock, not a timeout
      * @throws IllegalArgumentException if {@code n < 0}
      */
-    public Mono<Void> waitN(long nowNanos, int n, long deadlineNanos) {
+    public Mono<Void> waitNUntil(long nowNanos, int n, long deadlineNanos) {
         return wait(n, true, nowNanos, WaitMono.ABSOLUTE, deadlineNanos);
     }
 

@@ -1,5 +1,7 @@
 package dev.sluice.limits;
 
+import java.time.Duration;
+
 /**
  * Tokens promised by a {@link RateLimiter} to a caller who will act once they have accumulated: the answer of
  * {@link RateLimiter#reserveN}. Use it to slow down without dropping work: wait {@link #delay()}, then act; or, if
@@ -25,8 +27,16 @@ public interface Reservation {
      */
     long delayFrom(long nowNanos);
 
-    /** {@link #delayFrom} the limiter's clock's current time. */
-    long delay();
+    /** {@link #delayFrom} the limiter's clock's current time, in nanoseconds. */
+    long delayNanos();
+
+    /**
+     * {@link #delayNanos()} as a {@link Duration}: {@link Duration#ZERO} to act at once, and
+     * {@code Duration.ofNanos(Long.MAX_VALUE)} (about 292 years) for {@link RateLimiter#INF_DURATION}.
+     */
+    default Duration delay() {
+        return Duration.ofNanos(delayNanos());
+    }
 
     /**
      * Declares at {@code nowNanos} that the holder will not act, and gives back as many of the reserved tokens as

@@ -100,7 +100,7 @@ class KeyedRateLimiterTest {
         AtomicReference<Throwable> error = new AtomicReference<>();
         lim.waitN("c", 1, Duration.ofSeconds(10)).subscribe(v -> { }, error::set);
         assertThat(error.get()).isInstanceOf(RateLimitedException.class)
-                .hasMessage("rate: key table full: maxKeys=2");
+                .hasMessage("key table full: maxKeys=2");
         assertThat(lim.size()).isEqualTo(2);
         // A second later both buckets are full again and may go: the new key gets in.
         vts.advanceTimeBy(Duration.ofSeconds(1));
@@ -117,9 +117,9 @@ class KeyedRateLimiterTest {
         AtomicReference<Throwable> error = new AtomicReference<>();
         AtomicInteger completed = new AtomicInteger();
         lim.waitN("a", 1, Duration.ofMillis(50)).subscribe(v -> { }, error::set);
-        assertThat(error.get()).hasMessage("rate: Wait(n=1) would exceed deadline: maxWait=50000000 ns");
+        assertThat(error.get()).hasMessage("tokens not available within timeout: n=1, timeout=50000000ns");
         lim.waitN("a", 1, Duration.ofMillis(100)).subscribe(v -> { }, error::set, completed::incrementAndGet);
-        lim.waitN("b", 0, 1, 0).subscribe(v -> { }, error::set, completed::incrementAndGet);
+        lim.waitNUntil("b", 0, 1, 0).subscribe(v -> { }, error::set, completed::incrementAndGet);
         assertThat(completed).as("b had its token at once").hasValue(1);
         vts.advanceTimeBy(Duration.ofMillis(100));
         assertThat(completed).as("a got the next token at 100 ms").hasValue(2);

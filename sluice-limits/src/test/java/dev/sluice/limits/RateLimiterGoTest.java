@@ -394,7 +394,7 @@ class RateLimiterGoTest {
      */
     private static void runWait(VirtualTimeScheduler vts, RateLimiter lim, Wait w) {
         long start = vts.now(TimeUnit.NANOSECONDS);
-        Mono<Void> wait = w.deadline == NO_DEADLINE ? lim.waitN(w.n) : lim.waitN(w.n, w.deadline);
+        Mono<Void> wait = w.deadline == NO_DEADLINE ? lim.waitN(w.n) : lim.waitNUntil(w.n, w.deadline);
         AtomicReference<Long> endedAt = new AtomicReference<>();
         AtomicReference<Throwable> error = new AtomicReference<>();
         wait.subscribe(v -> { }, e -> {

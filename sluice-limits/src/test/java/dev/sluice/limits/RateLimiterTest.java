@@ -46,10 +46,10 @@ class RateLimiterTest {
         assertThat(lim.allowN(T0, 1)).isFalse();
         assertThat(lim.allowN(T0, 0)).isTrue();
         assertThat(lim.reserveN(T0, 1).ok()).isFalse();
-        StepVerifier.create(lim.waitN(T0, 1, T0 + SECOND))
+        StepVerifier.create(lim.waitNUntil(T0, 1, T0 + SECOND))
                 .expectErrorSatisfies(e -> assertThat(e)
                         .isInstanceOf(RateLimitedException.class)
-                        .hasMessage("rate: Wait(n=1) exceeds limiter's burst 0"))
+                        .hasMessage("n > burst: n=1, burst=0"))
                 .verify();
     }
 
@@ -60,7 +60,7 @@ class RateLimiterTest {
         Reservation r = lim.reserveN(T0, 100);
         assertThat(r.ok()).isTrue();
         assertThat(r.delayFrom(T0)).isZero();
-        StepVerifier.create(lim.waitN(T0, 3, T0)).verifyComplete();
+        StepVerifier.create(lim.waitNUntil(T0, 3, T0)).verifyComplete();
 
         RateLimiter three = limiter(RateLimiter.INF, 3);
         assertThat(three.allowN(T0, 10)).isTrue();
@@ -193,6 +193,38 @@ class RateLimiterTest {
     }
 
     @Test
+    void durationFormsMatchTheNanosecondForms() {
+        long[] now = {T0};
+        RateLimiter lim = RateLimiter.builder(10, 1).clock(() -> now[0]).build();
+        Reservation first = lim.reserveN(1, Duration.ZERO);
+        assertThat(first.delay()).isEqualTo(Duration.ZERO);
+        // A token every 100 ms: the next one is 100 ms away, more than a 99 ms wait allows.
+        assertThat(lim.reserveN(1, Duration.ofMillis(99)).ok()).isFalse();
+        Reservation second = lim.reserveN(1, Duration.ofMillis(100));
+        assertThat(second.delay()).isEqualTo(Duration.ofMillis(100));
+        assertThat(second.delayNanos()).isEqualTo(100 * MS);
+        assertThat(lim.reserveN(5, Duration.ofDays(1)).delay()).isEqualTo(Duration.ofNanos(RateLimiter.INF_DURATION));
+    }
+
+    @Test
+    void aTimeoutIsADurationAndADeadlineAnInstant() {
+        long[] now = {T0};
+        RateLimiter lim = RateLimiter.builder(10, 1).clock(() -> now[0]).build();
+        assertThat(lim.allow()).isTrue();
+        // The next token is 100 ms away: a 10 ms timeout is too short, a deadline 100 ms from now is not.
+        StepVerifier.create(lim.waitN(1, Duration.ofMillis(10)))
+                .expectErrorMessage("tokens not available within timeout: n=1, timeout=10000000ns").verify();
+        StepVerifier.create(lim.waitNUntil(1, T0 + 10 * MS))
+                .expectErrorMessage("tokens not available before deadline: n=1, timeLeft=10000000ns").verify();
+        StepVerifier.create(lim.waitN(1, Duration.ofMillis(-1)))
+                .expectErrorMessage("timeout < 0: -1000000ns").verify();
+        StepVerifier.create(lim.waitNUntil(1, T0 - 5))
+                .expectErrorMessage("deadline passed: 5ns ago").verify();
+        now[0] += 100 * MS;
+        StepVerifier.create(lim.waitNUntil(1, T0 + 100 * MS)).verifyComplete();
+    }
+
+    @Test
     void shortFormsReadTheClock() {
         long[] now = {T0};
         RateLimiter lim = RateLimiter.builder(10, 1).clock(() -> now[0]).build();
@@ -202,9 +234,9 @@ class RateLimiterTest {
         now[0] += 50 * MS;
         assertThat(lim.tokens()).isEqualTo(0.5);
         Reservation r = lim.reserve();
-        assertThat(r.delay()).isEqualTo(50 * MS);
+        assertThat(r.delayNanos()).isEqualTo(50 * MS);
         now[0] += 20 * MS;
-        assertThat(r.delay()).isEqualTo(30 * MS);
+        assertThat(r.delayNanos()).isEqualTo(30 * MS);
         r.cancel();
         assertThat(lim.tokens()).isEqualTo(0.7, org.assertj.core.data.Offset.offset(1e-12));
         lim.setLimit(20);
@@ -271,10 +303,10 @@ class RateLimiterTest {
         assertThat(refused.error.get())
                 .as("failed with no time passing")
                 .isInstanceOf(RateLimitedException.class)
-                .hasMessage("rate: Wait(n=1) would exceed deadline: maxWait=100000000 ns");
+                .hasMessage("tokens not available within timeout: n=1, timeout=100000000ns");
         assertThat(lim.tokens()).as("the limiter is untouched").isEqualTo(before);
         // A wait with room for the next token gets it when it comes, a second later.
-        Outcome admitted = Outcome.of(lim.waitN(1, vts.now(TimeUnit.NANOSECONDS) + SECOND));
+        Outcome admitted = Outcome.of(lim.waitNUntil(1, vts.now(TimeUnit.NANOSECONDS) + SECOND));
         vts.advanceTimeBy(Duration.ofMillis(999));
         assertThat(admitted.pending()).isTrue();
         vts.advanceTimeBy(Duration.ofMillis(1));
@@ -286,14 +318,14 @@ class RateLimiterTest {
         VirtualTimeScheduler vts = VirtualTimeScheduler.create();
         RateLimiter lim = virtual(vts, 10, 1);
         StepVerifier.create(lim.waitN(2))
-                .expectErrorMessage("rate: Wait(n=2) exceeds limiter's burst 1")
+                .expectErrorMessage("n > burst: n=2, burst=1")
                 .verify();
-        StepVerifier.create(lim.waitN(T0, 1, T0 - 1))
-                .expectErrorMessage("rate: Wait(n=1) deadline passed: maxWait=-1 ns")
+        StepVerifier.create(lim.waitNUntil(T0, 1, T0 - 1))
+                .expectErrorMessage("deadline passed: 1ns ago")
                 .verify();
         // A deadline of now takes only tokens that are there.
-        StepVerifier.create(lim.waitN(T0, 1, T0)).verifyComplete();
-        StepVerifier.create(lim.waitN(T0, 1, T0)).expectError(RateLimitedException.class).verify();
+        StepVerifier.create(lim.waitNUntil(T0, 1, T0)).verifyComplete();
+        StepVerifier.create(lim.waitNUntil(T0, 1, T0)).expectError(RateLimitedException.class).verify();
         assertThat(lim.tokensAt(T0)).isEqualTo(0.0);
     }
 
@@ -347,7 +379,7 @@ class RateLimiterTest {
         RateLimiter lim = virtual(vts, 10, 1);
         // The clock reads 0, but the reservation is made at 1s on a bucket last used at 0.
         assertThat(lim.allowN(0, 1)).isTrue();
-        StepVerifier.create(lim.waitN(SECOND, 1, SECOND)).verifyComplete();
+        StepVerifier.create(lim.waitNUntil(SECOND, 1, SECOND)).verifyComplete();
         assertThat(lim.tokensAt(SECOND)).isEqualTo(0.0);
     }
 }

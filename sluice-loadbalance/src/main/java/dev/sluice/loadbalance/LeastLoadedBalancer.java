@@ -75,7 +75,11 @@ public final class LeastLoadedBalancer implements RSocket {
             this.connect = connect;
         }
 
-        /** Reconnect delays: from {@code min}, doubling per failure, capped at {@code max} (100 ms, 5 s). */
+        /**
+         * Reconnect delays: from {@code min}, doubling per failure, capped at {@code max} (100 ms, 5 s), with full
+         * jitter (Reactor's {@code Retry.backoff(...).jitter(1.0)}): each delay is drawn between {@code min} and
+         * twice the step, never above {@code max}.
+         */
         public Builder backoff(Duration min, Duration max) {
             if (min.isNegative() || min.isZero() || max.compareTo(min) < 0) {
                 throw new IllegalArgumentException("backoff needs 0 < min <= max, got min=" + min + ", max=" + max);

@@ -2,32 +2,41 @@ package dev.sluice.loadbalance;
 
 import dev.sluice.core.Connection;
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
+import reactor.util.retry.Retry;
 
 /**
  * Keeps one target connected: connects, watches the connection, and reconnects with exponential backoff (with
- * jitter) whenever it is lost, until the target is removed. Tells the balancer when its connection comes or goes.
+ * jitter) whenever it is lost, until the target is removed. Tells the balancer when its connection comes or goes,
+ * and logs each target lost, unreachable (once per outage, not at every attempt) and connected again.
  */
 final class TargetSocket {
 
     private static final Logger log = LoggerFactory.getLogger(TargetSocket.class);
 
+    /**
+     * Reactor's jitter factor for "full jitter": each delay is drawn uniformly between {@code minBackoff} and twice
+     * the exponential step ({@code minBackoff * 2^attempt}), never above {@code maxBackoff}; once the step reaches
+     * {@code maxBackoff}, anywhere between the two bounds. Spreads the reconnects of many clients after a server
+     * restart as widely as the bounds allow.
+     */
+    private static final double FULL_JITTER = 1.0;
+
     final Target target;
     private final Function<Target, Mono<Connection>> connect;
     private final Runnable changed;
-    private final Duration minBackoff;
-    private final Duration maxBackoff;
-    private final Scheduler scheduler;
+    private final Retry backoff;
     private volatile Connection connection;
     private volatile boolean removed;
     private volatile Disposable pending;
-    private int failures;
+    /** Whether the current outage was logged: one line per outage, however many attempts it takes. */
+    private volatile boolean unreachableLogged;
+    private volatile boolean everConnected;
     private volatile String lastError = "not connected yet";
 
     TargetSocket(Target target, Function<Target, Mono<Connection>> connect, Runnable changed, Duration minBackoff,
@@ -35,9 +44,9 @@ final class TargetSocket {
         this.target = target;
         this.connect = connect;
         this.changed = changed;
-        this.minBackoff = minBackoff;
-        this.maxBackoff = maxBackoff;
-        this.scheduler = scheduler;
+        // Unbounded attempts: a target is retried until it is removed (pending.dispose() stops the retries).
+        this.backoff = Retry.backoff(Long.MAX_VALUE, minBackoff).maxBackoff(maxBackoff).jitter(FULL_JITTER)
+            .scheduler(scheduler);
     }
 
     /** The live connection, or null while (re)connecting. */
@@ -50,30 +59,70 @@ final class TargetSocket {
     }
 
     void start() {
-        pending = connect.apply(target).subscribe(this::connected, this::failed);
+        subscribe(attempts(null));
     }
 
     // Lock order: the balancer calls in while holding its own lock (update, dispose), so nothing here may call
     // back into the balancer (changed.run()) while holding this object's lock.
 
+    /**
+     * Connection attempts until one succeeds, {@link #backoff} apart. After a loss ({@code lost} not null) the
+     * first attempt also waits a backoff step, as if it had failed: a server that accepts and then closes at once
+     * is not called back in a tight loop.
+     */
+    private Mono<Connection> attempts(Throwable lost) {
+        boolean[] skipFirst = {lost != null};
+        return Mono.defer(() -> {
+            if (skipFirst[0]) {
+                skipFirst[0] = false;
+                return Mono.<Connection>error(lost);
+            }
+            return connect.apply(target).doOnError(this::failed);
+        }).retryWhen(backoff);
+    }
+
+    /** Starts {@code attempts}; not under this object's lock, since a connection made at once calls back out. */
+    private void subscribe(Mono<Connection> attempts) {
+        if (removed) {
+            return;
+        }
+        Disposable d = attempts.subscribe(this::connected,
+            e -> log.warn("stopped reconnecting to target {}: {}", target.key(), e.getMessage()));
+        synchronized (this) {
+            if (!removed) {
+                pending = d;
+                return;
+            }
+        }
+        // Removed meanwhile: remove() could not stop these attempts (a connection they made is closed by connected).
+        d.dispose();
+    }
+
     private void connected(Connection c) {
+        boolean again;
         synchronized (this) {
             if (removed) {
                 c.dispose();
                 return;
             }
-            failures = 0;
             connection = c;
+            again = everConnected;
+            everConnected = true;
+            unreachableLogged = false;
         }
-        log.info("connected to target {}", target.key());
+        log.info(again ? "target {} is back: connected again" : "connected to target {}", target.key());
         changed.run();
         c.onClose().subscribe(null, e -> lost(c), () -> lost(c));
     }
 
     private void failed(Throwable e) {
         lastError = String.valueOf(e.getMessage());
-        log.debug("cannot connect to target {}: {}", target.key(), e.getMessage());
-        scheduleReconnect();
+        if (!unreachableLogged && !removed) {
+            unreachableLogged = true;
+            log.info("target {} unreachable ({}); retrying with backoff", target.key(), lastError);
+        } else {
+            log.debug("target {} still unreachable: {}", target.key(), lastError);
+        }
     }
 
     private void lost(Connection c) {
@@ -87,23 +136,11 @@ final class TargetSocket {
                 lastError = cause == null ? "connection lost" : "connection lost: " + cause.getMessage();
             }
         }
-        if (wasCurrent) {
-            log.info("lost target {}; reconnecting", target.key());
+        if (wasCurrent && !removed) {
+            log.info("lost target {} ({}); reconnecting", target.key(), lastError);
             changed.run();
+            subscribe(attempts(new TargetLostException(lastError)));
         }
-        scheduleReconnect();
-    }
-
-    private synchronized void scheduleReconnect() {
-        if (removed) {
-            return;
-        }
-        long base = minBackoff.toNanos() << Math.min(failures, 20);
-        long capped = Math.min(base <= 0 ? Long.MAX_VALUE : base, maxBackoff.toNanos());
-        // Full jitter in [capped/2, capped]: spreads the reconnects of many clients after a server restart.
-        long delay = capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1);
-        failures++;
-        pending = Mono.delay(Duration.ofNanos(delay), scheduler).subscribe(t -> start());
     }
 
     /** Stops reconnecting; the current connection is closed gracefully (in-flight requests finish). */
@@ -117,6 +154,16 @@ final class TargetSocket {
         connection = null;
         if (c != null) {
             c.closeGracefully(drain).subscribe(null, e -> { });
+        }
+    }
+
+    /** A connection that was lost: the first "failure" of the reconnect attempts that follow it (not logged). */
+    private static final class TargetLostException extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        TargetLostException(String message) {
+            super(message, null, false, false);
         }
     }
 }

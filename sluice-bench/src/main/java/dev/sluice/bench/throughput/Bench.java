@@ -3,6 +3,7 @@ package dev.sluice.bench.throughput;
 import dev.sluice.bench.throughput.internal.MachineInfo;
 import dev.sluice.bench.throughput.internal.MarkdownSections;
 import java.io.File;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +15,7 @@ import java.util.stream.Collectors;
 
 /**
  * {@code sluice bench}: the side-by-side throughput comparison of Sluice, rsocket-java, grpc-java and a raw-Netty
- * floor (see {@link BenchOptions#USAGE}). Each cell runs a server JVM and a client JVM, each pinned to its own
+ * floor (see {@link BenchOptions#usage()}). Each cell runs a server JVM and a client JVM, each pinned to its own
  * core; the driver itself only starts them, reads their one-second figures and writes the report.
  *
  * <pre>{@code bin/sluice bench}</pre>
@@ -34,21 +35,22 @@ public final class Bench {
     }
 
     public static void main(String[] args) throws Exception {
-        PrintStream out = System.out;
         BenchOptions o;
         try {
             o = BenchOptions.parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println("bench: " + e.getMessage());
             System.err.println();
-            System.err.print(BenchOptions.USAGE);
+            System.err.print(BenchOptions.usage());
             System.exit(2);
             return;
         }
         if (o.help()) {
-            out.print(BenchOptions.USAGE);
+            System.out.print(BenchOptions.usage());
             return;
         }
+        // With --json, stdout carries the JSON object alone, so that it can be piped into a parser.
+        PrintStream out = o.json() ? new PrintStream(OutputStream.nullOutputStream()) : System.out;
         String unfit = checkMachine(o);
         if (unfit != null) {
             System.err.println("bench: " + unfit);
@@ -128,6 +130,10 @@ public final class Bench {
         out.println();
         out.println("Report written to " + o.out().toAbsolutePath());
         boolean allOk = all.stream().allMatch(CellResult::ok);
+        if (o.json()) {
+            System.out.println(BenchJson.render(machine, when, command, allOk ? 0 : 1, o.out(), all));
+            System.out.flush();
+        }
         System.exit(allOk ? 0 : 1);
     }
 

@@ -1,111 +1,180 @@
 package dev.sluice.bench.throughput;
 
-import dev.sluice.bench.throughput.internal.Args;
 import dev.sluice.bench.throughput.internal.ChildOptions;
+import dev.sluice.bench.throughput.internal.WholeNumbers;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
- * The driver's options; see {@link #USAGE}.
+ * The driver's options; see {@link #usage()}.
  *
  * @param latencyPercents offered rates of the latency runs, in percent of each cell's measured maximum; empty when
  *                        {@code --latency} is off
+ * @param json            print one JSON summary on stdout instead of the tables
  */
 record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integer> sizes, int warmupSeconds,
         int seconds, Path out, List<Integer> latencyPercents, int window, int demand, int pacedMaxInFlight,
-        int serverCpu, int clientCpu, String heap, List<String> jvmArgs, Path logs, boolean help) {
+        int serverCpu, int clientCpu, String heap, List<String> jvmArgs, Path logs, boolean help, boolean json) {
 
-    static final String USAGE = """
-        Usage: bin/sluice bench [options]
-           (or java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.throughput.Bench [options])
-
-        Runs every selected cell {implementation} x {interaction} x {payload size}: a server JVM pinned to one core
-        and a client JVM pinned to the other (taskset, -XX:ActiveProcessorCount=1), a warm-up, then one throughput
-        figure per second; prints the median and min-max per cell and Sluice's ratios to each peer, and writes
-        them to a Markdown file.
-
-          --impl LIST          sluice,rsocket-java,grpc-java,netty-floor (default: all)
-          --interaction LIST   stream,response,channel,fnf (default: all; grpc-java and the floor do stream and
-                               response only)
-          --size LIST          payload sizes in bytes (default: 4,140)
-          --warmup S           warm-up seconds per cell (default: 25)
-          --seconds N          measured one-second figures per cell (default: 20)
-          --out FILE           Markdown report, its throughput (and latency) section replaced (default:
-                               docs/benchmarks.md)
-          --latency            also run request-response at fixed offered rates and report p50/p99/p99.9
-          --latency-rates LIST offered rates in percent of each cell's measured median (default: 50,90)
-          --window N           request-response requests in flight (default: 512)
-          --demand N           stream/channel demand window, fire-and-forget round (default: 1024)
-          --paced-max-in-flight N  unanswered requests before a paced client waits (default: 65536)
-          --server-cpu N       core for the server JVMs (default: 0)
-          --client-cpu N       core for the client JVMs (default: 1)
-          --heap SIZE          -Xms and -Xmx of every JVM (default: 1g)
-          --jvm-arg ARG        an extra JVM option for every server and client (repeatable)
-          --logs DIR           where each JVM's output goes (default: a new temporary directory)
-          --help               this text
-        """;
-
-    private static final Set<String> WITH_VALUE = Set.of("impl", "interaction", "size", "warmup", "seconds", "out",
-        "latency-rates", "window", "demand", "paced-max-in-flight", "server-cpu", "client-cpu", "heap", "jvm-arg",
-        "logs");
-
+    /**
+     * Parses the driver's arguments.
+     *
+     * @throws IllegalArgumentException on an unknown option, a missing or wrong value, or options that contradict
+     *     each other; the message names the option and quotes the value
+     */
     static BenchOptions parse(String[] argv) {
-        Args a = Args.parse(argv, WITH_VALUE, Set.of("latency", "help"));
-        List<Impl> impls = new ArrayList<>();
-        for (String s : a.list("impl", List.of("sluice", "rsocket-java", "grpc-java", "netty-floor"))) {
-            impls.add(Impl.parse(s));
-        }
-        List<Interaction> interactions = new ArrayList<>();
-        for (String s : a.list("interaction", List.of("stream", "response", "channel", "fnf"))) {
-            interactions.add(Interaction.parse(s));
-        }
-        List<Integer> sizes = new ArrayList<>();
-        for (String s : a.list("size", List.of("4", "140"))) {
-            sizes.add(parseInt("size", s, 0, ChildOptions.MAX_SIZE));
-        }
-        List<Integer> percents = new ArrayList<>();
-        if (a.has("latency")) {
-            for (String s : a.list("latency-rates", List.of("50", "90"))) {
-                percents.add(parseInt("latency-rates", s, 1, 100));
-            }
-        } else if (a.has("latency-rates")) {
-            throw new IllegalArgumentException("--latency-rates needs --latency");
-        }
-        int serverCpu = a.integer("server-cpu", 0, 0, 4095);
-        int clientCpu = a.integer("client-cpu", 1, 0, 4095);
-        if (serverCpu == clientCpu) {
-            throw new IllegalArgumentException("--server-cpu and --client-cpu must differ, both are " + serverCpu);
-        }
-        String heap = a.string("heap", "1g");
-        if (!heap.matches("[0-9]+[kKmMgG]?")) {
-            throw new IllegalArgumentException("--heap must look like 1g or 512m, got '" + heap + "'");
-        }
-        String logs = a.string("logs", null);
-        return new BenchOptions(distinct(impls), distinct(interactions), distinct(sizes),
-            a.integer("warmup", 25, 0, 3600), a.integer("seconds", 20, 1, 3600),
-            Path.of(a.string("out", "docs/benchmarks.md")), distinct(percents),
-            a.integer("window", 512, 1, 1 << 20), a.integer("demand", 1024, 2, 1 << 20),
-            a.integer("paced-max-in-flight", 65_536, 1, 1 << 22), serverCpu, clientCpu, heap, a.all("jvm-arg"),
-            logs == null ? null : Path.of(logs), a.has("help"));
-    }
-
-    private static int parseInt(String option, String s, int min, int max) {
-        int n;
+        CommandLine cli = new CommandLine(new Line());
         try {
-            n = Integer.parseInt(s);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--" + option + " takes whole numbers, got '" + s + "'");
+            cli.parseArgs(argv);
+            return ((Line) cli.getCommand()).options();
+        } catch (ParameterException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         }
-        if (n < min || n > max) {
-            throw new IllegalArgumentException("--" + option + " values must be in [" + min + ", " + max + "], got "
-                + n);
-        }
-        return n;
     }
 
-    private static <T> List<T> distinct(List<T> list) {
-        return list.stream().distinct().toList();
+    /** The help text: what the driver does, then every option with its default. */
+    static String usage() {
+        return new CommandLine(new Line()).getUsageMessage(CommandLine.Help.Ansi.OFF);
+    }
+
+    /** The command line as picocli reads it; {@link #options()} checks it and makes the record. */
+    @Command(name = "bench", sortOptions = false, usageHelpWidth = 116,
+        customSynopsis = {"bin/sluice bench [options]",
+            "   (or java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.throughput.Bench [options])"},
+        description = {"",
+            "Runs every selected cell {implementation} x {interaction} x {payload size}: a server JVM pinned to one"
+                + " core and a client JVM pinned to the other (taskset, -XX:ActiveProcessorCount=1), a warm-up,"
+                + " then one throughput figure per second; prints the median and min-max per cell and Sluice's"
+                + " ratios to each peer, and writes them to a Markdown file.",
+            ""})
+    static final class Line {
+
+        @Option(names = "--impl", paramLabel = "LIST", hideParamSyntax = true, split = ",",
+            description = "sluice,rsocket-java,grpc-java,netty-floor (default: all)")
+        List<String> impls = new ArrayList<>(List.of("sluice", "rsocket-java", "grpc-java", "netty-floor"));
+
+        @Option(names = "--interaction", paramLabel = "LIST", hideParamSyntax = true, split = ",",
+            description = "stream,response,channel,fnf (default: all; grpc-java and the floor do stream and"
+                + " response only)")
+        List<String> interactions = new ArrayList<>(List.of("stream", "response", "channel", "fnf"));
+
+        @Option(names = "--size", paramLabel = "LIST", hideParamSyntax = true, split = ",",
+            converter = WholeNumbers.Converter.class,
+            description = "payload sizes in bytes (default: 4,140)")
+        List<Long> sizes = new ArrayList<>(List.of(4L, 140L));
+
+        @Option(names = "--warmup", paramLabel = "S", converter = WholeNumbers.Converter.class,
+            description = "warm-up seconds per cell (default: 25)")
+        long warmup = 25;
+
+        @Option(names = "--seconds", paramLabel = "N", converter = WholeNumbers.Converter.class,
+            description = "measured one-second figures per cell (default: 20)")
+        long seconds = 20;
+
+        @Option(names = "--out", paramLabel = "FILE",
+            description = "Markdown report, its throughput (and latency) section replaced (default:"
+                + " docs/benchmarks.md)")
+        Path out = Path.of("docs/benchmarks.md");
+
+        @Option(names = "--latency",
+            description = "also run request-response at fixed offered rates and report p50/p99/p99.9")
+        boolean latency;
+
+        @Option(names = "--latency-rates", paramLabel = "LIST", hideParamSyntax = true, split = ",",
+            converter = WholeNumbers.Converter.class,
+            description = "offered rates in percent of each cell's measured median (default: 50,90)")
+        List<Long> latencyRates;
+
+        @Option(names = "--window", paramLabel = "N", converter = WholeNumbers.Converter.class,
+            description = "request-response requests in flight (default: 512)")
+        long window = 512;
+
+        @Option(names = "--demand", paramLabel = "N", converter = WholeNumbers.Converter.class,
+            description = "stream/channel demand window, fire-and-forget round (default: 1024)")
+        long demand = 1024;
+
+        @Option(names = "--paced-max-in-flight", paramLabel = "N", converter = WholeNumbers.Converter.class,
+            description = "unanswered requests before a paced client waits (default: 65536)")
+        long pacedMaxInFlight = 65_536;
+
+        @Option(names = "--server-cpu", paramLabel = "N", converter = WholeNumbers.Converter.class,
+            description = "core for the server JVMs (default: 0)")
+        long serverCpu = 0;
+
+        @Option(names = "--client-cpu", paramLabel = "N", converter = WholeNumbers.Converter.class,
+            description = "core for the client JVMs (default: 1)")
+        long clientCpu = 1;
+
+        @Option(names = "--heap", paramLabel = "SIZE", description = "-Xms and -Xmx of every JVM (default: 1g)")
+        String heap = "1g";
+
+        @Option(names = "--jvm-arg", paramLabel = "ARG",
+            description = "an extra JVM option for every server and client (repeatable)")
+        List<String> jvmArgs = new ArrayList<>();
+
+        @Option(names = "--logs", paramLabel = "DIR",
+            description = "where each JVM's output goes (default: a new temporary directory)")
+        Path logs;
+
+        @Option(names = "--json", description = "print one JSON summary of every cell on stdout instead of the"
+            + " tables (fields: docs/cli.md); the Markdown report is still written")
+        boolean json;
+
+        @Option(names = "--help", usageHelp = true, description = "this text")
+        boolean help;
+
+        @Spec
+        CommandSpec spec;
+
+        BenchOptions options() {
+            List<Impl> impls = new ArrayList<>();
+            List<Interaction> interactions = new ArrayList<>();
+            try {
+                this.impls.forEach(s -> impls.add(Impl.parse(s)));
+                this.interactions.forEach(s -> interactions.add(Interaction.parse(s)));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+            List<Integer> sizes = new ArrayList<>();
+            for (long s : this.sizes) {
+                sizes.add(WholeNumbers.inRange(spec, "--size", s, 0, ChildOptions.MAX_SIZE));
+            }
+            List<Integer> percents = new ArrayList<>();
+            if (latency) {
+                for (long p : latencyRates == null ? List.of(50L, 90L) : latencyRates) {
+                    percents.add(WholeNumbers.inRange(spec, "--latency-rates values", p, 1, 100));
+                }
+            } else if (latencyRates != null) {
+                throw new ParameterException(spec.commandLine(), "--latency-rates needs --latency");
+            }
+            int server = WholeNumbers.inRange(spec, "--server-cpu", serverCpu, 0, 4095);
+            int client = WholeNumbers.inRange(spec, "--client-cpu", clientCpu, 0, 4095);
+            if (server == client) {
+                throw new ParameterException(spec.commandLine(), "--server-cpu and --client-cpu must differ, both"
+                    + " are " + server);
+            }
+            if (!heap.matches("[0-9]+[kKmMgG]?")) {
+                throw new ParameterException(spec.commandLine(), "--heap must look like 1g or 512m, got '" + heap
+                    + "'");
+            }
+            return new BenchOptions(distinct(impls), distinct(interactions), distinct(sizes),
+                WholeNumbers.inRange(spec, "--warmup", warmup, 0, 3600),
+                WholeNumbers.inRange(spec, "--seconds", seconds, 1, 3600), out, distinct(percents),
+                WholeNumbers.inRange(spec, "--window", window, 1, 1 << 20),
+                WholeNumbers.inRange(spec, "--demand", demand, 2, 1 << 20),
+                WholeNumbers.inRange(spec, "--paced-max-in-flight", pacedMaxInFlight, 1, 1 << 22), server, client,
+                heap, List.copyOf(jvmArgs), logs, spec.commandLine().isUsageHelpRequested(), json);
+        }
+
+        private static <T> List<T> distinct(List<T> list) {
+            return list.stream().distinct().toList();
+        }
     }
 }

@@ -48,6 +48,22 @@ class BenchOptionsTest {
     }
 
     @Test
+    void helpListsEveryOptionOfTheHandWrittenParserItReplaced() {
+        String usage = BenchOptions.usage();
+        assertThat(usage).startsWith("Usage: bin/sluice bench [options]\n"
+            + "   (or java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.throughput.Bench [options])\n")
+            .contains("Runs every selected cell {implementation} x {interaction} x {payload size}");
+        for (String option : List.of("--impl=LIST", "--interaction=LIST", "--size=LIST", "--warmup=S", "--seconds=N",
+            "--out=FILE", "--latency", "--latency-rates=LIST", "--window=N", "--demand=N", "--paced-max-in-flight=N",
+            "--server-cpu=N", "--client-cpu=N", "--heap=SIZE", "--jvm-arg=ARG", "--logs=DIR", "--json", "--help")) {
+            assertThat(usage).as(option).contains(option);
+        }
+        assertThat(BenchOptions.parse(new String[] {"--help"}).help()).isTrue();
+        assertThat(BenchOptions.parse(new String[] {"--json", "--seconds=1_0"}).json()).isTrue();
+        assertThat(BenchOptions.parse(new String[] {"--seconds=1_0"}).seconds()).isEqualTo(10);
+    }
+
+    @Test
     void planSkipsWhatAnImplementationDoesNotDo() {
         BenchOptions o = BenchOptions.parse(new String[] {"--interaction", "stream,fnf", "--size", "4,140"});
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();

@@ -8,6 +8,8 @@ import dev.sluice.cli.load.Ramp;
 import dev.sluice.cli.load.SecondStats;
 import dev.sluice.cli.proxy.ProxyCommand;
 import dev.sluice.cli.report.HtmlReport;
+import dev.sluice.cli.report.JsonSummary;
+import dev.sluice.cli.report.RunInfo;
 import dev.sluice.cli.server.ConcurrencyDelay;
 import dev.sluice.cli.server.ServerCommand;
 import dev.sluice.core.CloseableServer;
@@ -15,11 +17,14 @@ import dev.sluice.core.Connection;
 import dev.sluice.core.RSocketConnector;
 import dev.sluice.transport.netty.TcpClientTransport;
 import java.io.PrintWriter;
+import java.io.Writer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import picocli.CommandLine.Command;
@@ -58,16 +63,23 @@ public final class DemoCommand implements Callable<Integer> {
         description = "where to write the HTML report (default: ${DEFAULT-VALUE})")
     Path report;
 
+    @Option(names = "--json", description = "print a summary of every scenario as one JSON object (fields:"
+        + " docs/cli.md) instead of the progress lines and tables; the HTML report is still written")
+    boolean json;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
+        RunInfo info = RunInfo.now(spec.commandLine().getParseResult().originalArgs());
         validate();
         // The balancer reports each target it connects to and loses; here that happens by design at every
         // scenario's start and end, and would bury the demo's own progress lines. Warnings still show.
         System.setProperty("org.slf4j.simpleLogger.log.dev.sluice.loadbalance", "warn");
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter console = spec.commandLine().getOut();
+        // With --json, stdout carries the JSON object alone, so that it can be piped into a parser.
+        PrintWriter out = json ? new PrintWriter(Writer.nullWriter()) : console;
         out.printf(Locale.ROOT, "sluice demo: 3 servers + proxy + client on 127.0.0.1, %d requests/s, %s per"
             + " scenario, leases %s%n", rps, human(duration), leases);
         if (!warmup.isZero()) {
@@ -86,7 +98,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
         out.println();
         out.print(DemoTable.render(results));
-        HtmlReport html = HtmlReport.titled("Sluice lease demo").scenarioHeader("leased requests")
+        HtmlReport html = HtmlReport.titled("Sluice lease demo").run(info).scenarioHeader("leased requests")
             .note("Three saturable servers (delay table '" + ConcurrencyDelay.DEFAULT + "' ms per request of the"
                 + " current second) behind a least-loaded proxy; an open-loop client sends " + rps
                 + " requests/s through it for " + human(duration) + " per scenario, over TCP on 127.0.0.1."
@@ -100,6 +112,12 @@ public final class DemoCommand implements Callable<Integer> {
         out.println();
         out.println("report: " + written.toAbsolutePath());
         out.flush();
+        if (json) {
+            Map<Integer, LoadSummary> byLease = new LinkedHashMap<>();
+            results.forEach(r -> byLease.put(r.leaseAllowed(), r.summary()));
+            console.println(JsonSummary.demo(info, byLease, written));
+            console.flush();
+        }
         return 0;
     }
 

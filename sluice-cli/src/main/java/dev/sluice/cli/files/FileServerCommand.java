@@ -62,7 +62,7 @@ public final class FileServerCommand implements Callable<Integer> {
     CommandSpec spec;
 
     /** Validates the options and starts the server; the caller owns the returned server. */
-    CloseableServer start() {
+    public CloseableServer start() {
         ServedDirectory served = servedDirectory();
         RSocketServer server = RSocketServer.create(FileService.acceptor(served, fsync, scheduler, listener));
         try {

@@ -5,8 +5,12 @@ import dev.sluice.cli.HostPort;
 import dev.sluice.core.Connection;
 import dev.sluice.core.RSocketConnector;
 import dev.sluice.transport.netty.TcpClientTransport;
+import dev.sluice.cli.report.JsonSummary;
+import dev.sluice.cli.report.RunInfo;
 import java.io.PrintWriter;
+import java.io.Writer;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -80,14 +84,21 @@ public final class LoadCommand implements Callable<Integer> {
             + " is cancelled (default: 1s)")
     Duration timeout;
 
+    @Option(names = "--json", description = "print the summary as one JSON object (fields: docs/cli.md) instead"
+        + " of the progress lines and tables")
+    boolean json;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
+        RunInfo info = RunInfo.now(spec.commandLine().getParseResult().originalArgs());
         Ramp plan = ramp();
         validate();
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter console = spec.commandLine().getOut();
+        // With --json, stdout carries the JSON object alone, so that it can be piped into a parser.
+        PrintWriter out = json ? new PrintWriter(Writer.nullWriter()) : console;
         Connection connection = connect();
         try {
             LoadGenerator load = LoadGenerator.create(connection).payloadSize(payloadSize);
@@ -109,14 +120,38 @@ public final class LoadCommand implements Callable<Integer> {
             }
             out.flush();
             LoadSummary summary = runStoppingOnShutdown(load, summaryText, out);
-            if (connection.isDisposed()) {
-                throw new IllegalStateException("the connection to " + target + " closed during the run ("
-                    + summary.failed() + " requests failed)");
+            String failure = connection.isDisposed() ? "the connection to " + target + " closed during the run ("
+                + summary.failed() + " requests failed)" : noSuccess(summary);
+            if (json) {
+                console.println(JsonSummary.load(info, summary, failure == null ? 0 : 1));
+                console.flush();
+            }
+            if (failure != null) {
+                throw new IllegalStateException(failure);
             }
             return 0;
         } finally {
             connection.dispose();
         }
+    }
+
+    /**
+     * Why a run in which no request succeeded failed (a run time failure, exit code 1: a proxy whose only server
+     * is down answers every request with an error, and that run must not look like a success); null otherwise.
+     */
+    static String noSuccess(LoadSummary s) {
+        if (s.sent() == 0 || s.successes() > 0) {
+            return null;
+        }
+        String most = mostFrequent(s.failuresByCause().isEmpty() ? s.rejectionsByMessage() : s.failuresByCause());
+        return "no request succeeded: " + s.sent() + " sent, " + s.rejected() + " rejected, " + s.timedOut()
+            + " timed out, " + s.failed() + " failed" + (most == null ? "" : " (mostly: " + most + ")");
+    }
+
+    private static String mostFrequent(Map<String, Long> counts) {
+        return counts.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
+            // "NoTargetAvailableException: no target available: ..." reads as its message.
+            .map(k -> k.replaceFirst("^[A-Z]\\w*(Exception|Error): ", "")).orElse(null);
     }
 
     /** The ramp asked for with --ramp, or null; wrong values are usage errors. */

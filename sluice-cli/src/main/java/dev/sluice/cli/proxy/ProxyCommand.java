@@ -1,5 +1,6 @@
 package dev.sluice.cli.proxy;
 
+import dev.sluice.cli.DurationConverter;
 import dev.sluice.cli.HostPort;
 import dev.sluice.cli.RateLimitOptions;
 import dev.sluice.core.CloseableServer;
@@ -43,6 +44,11 @@ public final class ProxyCommand implements Callable<Integer> {
         description = "the servers, host:port,host:port,...")
     List<HostPort> servers;
 
+    @Option(names = "--drain-timeout", defaultValue = "5s", converter = DurationConverter.class,
+        description = "on shutdown (Ctrl-C, SIGTERM), how long requests in flight may take to finish before their"
+            + " connections are closed (default: ${DEFAULT-VALUE})")
+    Duration drainTimeout = Duration.ofSeconds(5);
+
     @Mixin
     RateLimitOptions rateLimit = new RateLimitOptions();
 
@@ -67,6 +73,10 @@ public final class ProxyCommand implements Callable<Integer> {
     public CloseableServer start() {
         SocketAcceptor acceptor;
         try {
+            if (drainTimeout.isNegative()) {
+                throw new IllegalArgumentException("--drain-timeout must be >= 0, got " + drainTimeout.toMillis()
+                    + "ms");
+            }
             // Reads the balancer when a client connects: it exists by then (it is built before binding).
             acceptor = rateLimit.protect((setup, sendingSocket) -> Mono.just(balancer));
         } catch (IllegalArgumentException e) {
@@ -97,7 +107,8 @@ public final class ProxyCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CloseableServer running = start();
-        log.info("proxy listening on {}, balancing over {}", running.address(), servers);
+        log.info("proxy listening on {}, balancing over {}: rate limit {}, drain timeout {} ms", running.address(),
+            servers, rateLimit.describe(), drainTimeout.toMillis());
         List<String> last = new ArrayList<>();
         Disposable watch = Flux.interval(Duration.ofSeconds(1)).subscribe(t -> {
             List<String> now = balancer.connectedTargets();
@@ -109,7 +120,7 @@ public final class ProxyCommand implements Callable<Integer> {
         });
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             watch.dispose();
-            running.closeGracefully(Duration.ofSeconds(5)).block(Duration.ofSeconds(6));
+            running.closeGracefully(drainTimeout).block(drainTimeout.plusSeconds(1));
         }, "sluice-shutdown"));
         running.onClose().block();
         return 0;

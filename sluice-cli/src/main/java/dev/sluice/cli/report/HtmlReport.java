@@ -5,6 +5,7 @@ import static dev.sluice.cli.report.internal.Html.rate;
 
 import dev.sluice.cli.load.Latency;
 import dev.sluice.cli.load.LoadSummary;
+import dev.sluice.cli.report.internal.Html;
 import dev.sluice.cli.report.internal.LatencyChart;
 import dev.sluice.cli.report.internal.RequestsChart;
 import dev.sluice.cli.report.internal.Stylesheet;
@@ -38,6 +39,7 @@ public final class HtmlReport {
 
     private final String title;
     private final List<String> notes = new ArrayList<>();
+    private RunInfo run;
     private final List<Entry> scenarios = new ArrayList<>();
     private String scenarioHeader = "scenario";
 
@@ -51,6 +53,12 @@ public final class HtmlReport {
             throw new IllegalArgumentException("title must not be blank, got '" + title + "'");
         }
         return new HtmlReport(title);
+    }
+
+    /** States where the numbers come from (date, version, command line, machine) under the title. */
+    public HtmlReport run(RunInfo info) {
+        this.run = info;
+        return this;
     }
 
     /** Adds a paragraph under the title, e.g. how the runs were set up. */
@@ -91,6 +99,9 @@ public final class HtmlReport {
             .append(escape(title)).append("</title>\n<style>\n").append(Stylesheet.CSS)
             .append("</style>\n</head>\n<body>\n")
             .append("<h1>").append(escape(title)).append("</h1>\n");
+        if (run != null) {
+            b.append(Html.provenance(run.date(), run.version(), run.commandLine(), run.machine()));
+        }
         for (String note : notes) {
             b.append("<p class=\"note\">").append(escape(note)).append("</p>\n");
         }

@@ -5,6 +5,7 @@ import static dev.sluice.cli.report.internal.Html.escape;
 import dev.sluice.cli.load.Latency;
 import dev.sluice.cli.load.LoadSummary;
 import dev.sluice.cli.load.StepStats;
+import dev.sluice.cli.report.internal.Html;
 import dev.sluice.cli.report.internal.Palette;
 import dev.sluice.cli.report.internal.StepCharts;
 import dev.sluice.cli.report.internal.Stylesheet;
@@ -36,6 +37,7 @@ public final class SlaReport {
 
     private final String title;
     private final List<String> notes = new ArrayList<>();
+    private RunInfo run;
     private final List<String> headlines = new ArrayList<>();
     private StepCharts.Run unlimited;
     private StepCharts.Run limited;
@@ -52,6 +54,12 @@ public final class SlaReport {
             throw new IllegalArgumentException("title must not be blank, got '" + title + "'");
         }
         return new SlaReport(title);
+    }
+
+    /** States where the numbers come from (date, version, command line, machine) under the title. */
+    public SlaReport run(RunInfo info) {
+        this.run = info;
+        return this;
     }
 
     /** Adds a paragraph under the title, e.g. how the runs were set up. */
@@ -103,6 +111,9 @@ public final class SlaReport {
             .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
             .append(escape(title)).append("</title>\n<style>\n").append(Stylesheet.CSS)
             .append("</style>\n</head>\n<body>\n<h1>").append(escape(title)).append("</h1>\n");
+        if (run != null) {
+            b.append(Html.provenance(run.date(), run.version(), run.commandLine(), run.machine()));
+        }
         for (String note : notes) {
             b.append("<p class=\"note\">").append(escape(note)).append("</p>\n");
         }

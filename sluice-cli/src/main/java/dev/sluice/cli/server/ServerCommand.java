@@ -51,6 +51,11 @@ public final class ServerCommand implements Callable<Integer> {
             + " '${DEFAULT-VALUE}')")
     String concurrencyDelay;
 
+    @Option(names = "--drain-timeout", defaultValue = "5s", converter = DurationConverter.class,
+        description = "on shutdown (Ctrl-C, SIGTERM), how long requests in flight may take to finish before their"
+            + " connections are closed (default: ${DEFAULT-VALUE})")
+    Duration drainTimeout = Duration.ofSeconds(5);
+
     @Mixin
     RateLimitOptions rateLimit = new RateLimitOptions();
 
@@ -86,6 +91,10 @@ public final class ServerCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--lease-ttl must be between 1ms and 2^31-1 ms, got "
                     + leaseTtl.toMillis() + "ms");
             }
+            if (drainTimeout.isNegative()) {
+                throw new IllegalArgumentException("--drain-timeout must be >= 0, got " + drainTimeout.toMillis()
+                    + "ms");
+            }
         } catch (IllegalArgumentException e) {
             if (spec == null) {
                 throw e;
@@ -97,6 +106,10 @@ public final class ServerCommand implements Callable<Integer> {
         SocketAcceptor acceptor;
         try {
             acceptor = rateLimit.protect(SocketAcceptor.with(service));
+            if (leaseAllowed == null) {
+                // With leases the engine reports every request to the stats; without, this does.
+                acceptor = CountingRSocket.counting(acceptor, stats);
+            }
         } catch (IllegalArgumentException e) {
             if (spec == null) {
                 throw e;
@@ -130,12 +143,13 @@ public final class ServerCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CloseableServer running = start();
-        log.info("server listening on {}: leases {}, concurrency delay '{}'", running.address(),
-            leaseAllowed == null ? "off" : leaseAllowed + " requests / " + leaseTtl.toMillis() + " ms",
-            concurrencyDelay);
+        log.info("server listening on {}: leases {}, rate limit {}, concurrency delay '{}', drain timeout {} ms",
+            running.address(), leaseAllowed == null ? "off" : leaseAllowed + " requests / " + leaseTtl.toMillis()
+                + " ms", rateLimit.describe(), concurrencyDelay, drainTimeout.toMillis());
         Flux.interval(Duration.ofSeconds(1)).subscribe(t -> log.info(stats.sinceLastCall()));
+        Duration drain = drainTimeout;
         Runtime.getRuntime().addShutdownHook(new Thread(() ->
-            running.closeGracefully(Duration.ofSeconds(5)).block(Duration.ofSeconds(6)), "sluice-shutdown"));
+            running.closeGracefully(drain).block(drain.plusSeconds(1)), "sluice-shutdown"));
         running.onClose().block();
         return 0;
     }

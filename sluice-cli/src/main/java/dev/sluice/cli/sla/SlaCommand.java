@@ -8,6 +8,8 @@ import dev.sluice.cli.load.LoadSummary;
 import dev.sluice.cli.load.Ramp;
 import dev.sluice.cli.load.StepStats;
 import dev.sluice.cli.load.StepTable;
+import dev.sluice.cli.report.JsonSummary;
+import dev.sluice.cli.report.RunInfo;
 import dev.sluice.cli.report.SlaReport;
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.Connection;
@@ -20,6 +22,7 @@ import dev.sluice.limits.RateLimiter;
 import dev.sluice.transport.netty.TcpClientTransport;
 import dev.sluice.transport.netty.TcpServerTransport;
 import java.io.PrintWriter;
+import java.io.Writer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -111,6 +114,10 @@ public final class SlaCommand implements Callable<Integer> {
         description = "where to write the HTML report (default: ${DEFAULT-VALUE})")
     Path report;
 
+    @Option(names = "--json", description = "print a summary of both runs as one JSON object (fields:"
+        + " docs/cli.md) instead of the progress lines and tables; the HTML report is still written")
+    boolean json;
+
     @Spec
     CommandSpec spec;
 
@@ -121,8 +128,11 @@ public final class SlaCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         long began = System.nanoTime();
+        RunInfo info = RunInfo.now(spec.commandLine().getParseResult().originalArgs());
         Ramp ramp = validate();
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter console = spec.commandLine().getOut();
+        // With --json, stdout carries the JSON object alone, so that it can be piped into a parser.
+        PrintWriter out = json ? new PrintWriter(Writer.nullWriter()) : console;
         double capacity = WorkerPoolService.capacity(concurrency, minNanos, maxNanos);
         Duration planned = ramp.duration().multipliedBy(2).plus(warmup).plus(timeout.multipliedBy(3));
         out.printf(Locale.ROOT, "sluice sla: an upstream of %d workers taking %s per call (about %.0f calls/s),"
@@ -154,6 +164,7 @@ public final class SlaCommand implements Callable<Integer> {
         out.println(rejection);
         out.println(success);
         Path written = SlaReport.titled("Sluice SLA scenario: a rate limiter in front of a saturable upstream")
+            .run(info)
             .note(String.format(Locale.ROOT, "An upstream of %d workers taking %s per call (uniformly; about %.0f"
                     + " calls/s), with an unbounded queue beyond that; an open-loop client offers %d to %d requests/s"
                     + " by %d, %s per step, over TCP on 127.0.0.1. A request not answered within %s of its intended"
@@ -168,6 +179,10 @@ public final class SlaCommand implements Callable<Integer> {
         out.println("report: " + written.toAbsolutePath());
         out.println("took " + human(Duration.ofNanos(System.nanoTime() - began)));
         out.flush();
+        if (json) {
+            console.println(JsonSummary.sla(info, unlimited, limited, written));
+            console.flush();
+        }
         return 0;
     }
 

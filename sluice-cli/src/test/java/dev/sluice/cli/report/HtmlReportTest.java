@@ -114,4 +114,18 @@ class HtmlReportTest {
         }
         return n;
     }
+
+    @Test
+    void statesDateVersionCommandLineAndMachine() {
+        RunInfo run = new RunInfo(java.time.Instant.parse("2026-11-26T15:40:00Z"), "0.1.0", "sluice demo --rps <9>",
+            "host-1 (Linux 6.8 amd64, 2 processors)");
+        for (String html : new String[] {
+            HtmlReport.titled("t").run(run).scenario("x", SyntheticRuns.leased(2, 0, 1_000, 0)).render(),
+            SlaReport.titled("t").run(run).render()}) {
+            assertThat(html).contains("<dt>date</dt><dd>2026-11-26T15:40:00Z</dd>")
+                .contains("<dt>version</dt><dd>sluice 0.1.0</dd>")
+                .contains("<dt>command</dt><dd><code>sluice demo --rps &lt;9&gt;</code></dd>")
+                .contains("<dt>machine</dt><dd>host-1 (Linux 6.8 amd64, 2 processors)</dd>");
+        }
+    }
 }

@@ -2,6 +2,7 @@ package dev.sluice.limits.redis;
 
 import dev.sluice.limits.RateLimiter;
 import dev.sluice.limits.redis.internal.ScriptReply;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import reactor.core.publisher.Mono;
 
@@ -88,6 +89,11 @@ public final class Decision {
      */
     public long delayNanos() {
         return delayNanos;
+    }
+
+    /** {@link #delayNanos()} as a {@link Duration} ({@code Duration.ofNanos(Long.MAX_VALUE)} for never). */
+    public Duration delay() {
+        return Duration.ofNanos(delayNanos);
     }
 
     /** The tokens left in the bucket when Redis decided (after this decision took its own); NaN if not asked. */

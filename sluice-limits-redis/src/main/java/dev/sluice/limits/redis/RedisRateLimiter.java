@@ -160,24 +160,23 @@ public final class RedisRateLimiter implements AutoCloseable {
     /**
      * Waits for {@code n} tokens of {@code key}, as {@link RateLimiter#waitN(int, Duration)}: completes when they may
      * be used (on the limiter's scheduler, at once if they are there), or fails at once with
-     * {@link RateLimitedException}, leaving the bucket untouched, if {@code n > burst}, if {@code maxWait} is
-     * negative, or if the tokens would come later than {@code maxWait}. When Redis does not answer in time, completes
+     * {@link RateLimitedException}, leaving the bucket untouched, if {@code n > burst}, if {@code timeout} is
+     * negative, or if the tokens would come later than {@code timeout}. When Redis does not answer in time, completes
      * at once (fail open) or fails with {@link RateLimitedException} (fail closed). Cancelling during the wait gives
      * the tokens back; cancelling while Redis is deciding does not (they come back with time).
      *
      * @throws IllegalArgumentException if {@code n < 0}
      */
-    public Mono<Void> waitN(String key, int n, Duration maxWait) {
+    public Mono<Void> waitN(String key, int n, Duration timeout) {
         Objects.requireNonNull(key, "key");
         checkN(n);
-        long maxWaitNanos = toNanos(maxWait);
+        long maxWaitNanos = toNanos(timeout);
         // Go's order: the burst (unless the limit is infinite), then the deadline, then the reservation.
         if (n > burst && limit != RateLimiter.INF) {
-            return Mono.error(new RateLimitedException("rate: Wait(n=" + n + ") exceeds limiter's burst " + burst));
+            return Mono.error(new RateLimitedException("n > burst: n=" + n + ", burst=" + burst));
         }
         if (maxWaitNanos < 0) {
-            return Mono.error(new RateLimitedException(
-                    "rate: Wait(n=" + n + ") deadline passed: maxWait=" + maxWaitNanos + " ns"));
+            return Mono.error(new RateLimitedException("timeout < 0: " + maxWaitNanos + "ns"));
         }
         if (limit == RateLimiter.INF) {
             return Mono.empty();
@@ -185,11 +184,11 @@ public final class RedisRateLimiter implements AutoCloseable {
         return reserve(key, n, maxWaitNanos).flatMap(d -> {
             if (d.degraded()) {
                 return d.allowed() ? Mono.empty() : Mono.error(new RateLimitedException(
-                        "rate: Wait(n=" + n + ") refused: redis did not answer, failing closed: " + d.failure()));
+                        "rate limiter unavailable, failing closed: " + d.failure()));
             }
             if (!d.allowed()) {
                 return Mono.error(new RateLimitedException(
-                        "rate: Wait(n=" + n + ") would exceed deadline: maxWait=" + maxWaitNanos + " ns"));
+                        "tokens not available within timeout: n=" + n + ", timeout=" + maxWaitNanos + "ns"));
             }
             long delay = d.delayNanos();
             if (delay == 0) {

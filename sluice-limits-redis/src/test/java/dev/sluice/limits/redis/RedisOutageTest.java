@@ -94,7 +94,7 @@ class RedisOutageTest {
         }
         StepVerifier.create(limiter.waitN("outage", 1, Duration.ofSeconds(1)))
                 .expectErrorSatisfies(e -> assertThat(e).isInstanceOf(RateLimitedException.class)
-                        .hasMessageStartingWith("rate: Wait(n=1) refused: redis did not answer, failing closed: "))
+                        .hasMessageStartingWith("rate limiter unavailable, failing closed: "))
                 .verify(BLOCK);
         assertThat(limiter.degradedDecisions()).isEqualTo(6);
     }

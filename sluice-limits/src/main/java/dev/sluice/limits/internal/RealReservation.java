@@ -57,7 +57,7 @@ public final class RealReservation implements Reservation {
     }
 
     @Override
-    public long delay() {
+    public long delayNanos() {
         return ok ? delayFrom(clock.nanoTime()) : RateMath.INF_DURATION;
     }
 

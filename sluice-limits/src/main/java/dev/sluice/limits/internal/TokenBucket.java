@@ -76,7 +76,7 @@ public final class TokenBucket implements BucketSource {
 
     @Override
     public String refusal() {
-        return "rate: bucket retired";
+        return "bucket retired";
     }
 
     /** The current rate in tokens per second: {@link RateMath#INF} for none. */

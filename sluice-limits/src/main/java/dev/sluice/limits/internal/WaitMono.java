@@ -78,22 +78,23 @@ public final class WaitMono extends Mono<Void> {
             }
             int burst = bucket.burst();
             if (n > burst && bucket.limit() != RateMath.INF) {
-                Operators.error(actual, new RateLimitedException(
-                        "rate: Wait(n=" + n + ") exceeds limiter's burst " + burst));
+                Operators.error(actual, new RateLimitedException("n > burst: n=" + n + ", burst=" + burst));
                 return;
             }
             long maxWait = deadlineKind == ABSOLUTE ? RateMath.saturatingSub(deadline, t)
                     : deadlineKind == RELATIVE ? deadline : RateMath.INF_DURATION;
             if (maxWait < 0) {
-                Operators.error(actual, new RateLimitedException(
-                        "rate: Wait(n=" + n + ") deadline passed: maxWait=" + maxWait + " ns"));
+                Operators.error(actual, new RateLimitedException(deadlineKind == RELATIVE
+                        ? "timeout < 0: " + maxWait + "ns"
+                        : "deadline passed: " + RateMath.saturatingSub(0, maxWait) + "ns ago"));
                 return;
             }
             r = bucket.reserveN(t, n, maxWait, clock);
             if (r != null) {
                 if (!r.ok()) {
-                    Operators.error(actual, new RateLimitedException(
-                            "rate: Wait(n=" + n + ") would exceed deadline: maxWait=" + maxWait + " ns"));
+                    Operators.error(actual, new RateLimitedException(deadlineKind == RELATIVE
+                            ? "tokens not available within timeout: n=" + n + ", timeout=" + maxWait + "ns"
+                            : "tokens not available before deadline: n=" + n + ", timeLeft=" + maxWait + "ns"));
                     return;
                 }
                 break;

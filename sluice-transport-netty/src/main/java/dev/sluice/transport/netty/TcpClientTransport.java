@@ -3,6 +3,7 @@ package dev.sluice.transport.netty;
 import dev.sluice.core.Limits;
 import dev.sluice.core.transport.ClientTransport;
 import dev.sluice.core.transport.DuplexConnection;
+import dev.sluice.transport.netty.internal.ConnectFailures;
 import dev.sluice.transport.netty.internal.EventLoops;
 import dev.sluice.transport.netty.internal.FrameDecoder;
 import dev.sluice.transport.netty.internal.NettyDuplexConnection;
@@ -72,8 +73,12 @@ public final class TcpClientTransport implements ClientTransport {
                 if (done.isSuccess()) {
                     sink.success(new NettyDuplexConnection(f.channel(), decoder));
                 } else {
-                    sink.error(new java.net.ConnectException("cannot connect to " + TcpServerTransport.hostPort(
-                        address) + ": " + (done.cause() == null ? "cancelled" : done.cause().getMessage())));
+                    // One line a user can act on ("connection refused", "unknown host"); the cause keeps the rest.
+                    java.net.ConnectException e = new java.net.ConnectException("cannot connect to "
+                        + TcpServerTransport.hostPort(address) + ": " + (done.cause() == null ? "cancelled"
+                        : ConnectFailures.reason(done.cause(), connectTimeout.toMillis())));
+                    e.initCause(done.cause());
+                    sink.error(e);
                 }
             });
         });

@@ -1,7 +1,12 @@
 package dev.sluice.bench.throughput.internal;
 
 import dev.sluice.bench.throughput.Interaction;
-import java.util.Set;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * The options every benchmark server and client main takes, as the driver passes them.
@@ -24,37 +29,94 @@ import java.util.Set;
 public record ChildOptions(String host, int port, Interaction interaction, int size, int window, int demand,
         int warmupSeconds, int seconds, long rate, int maxInFlight, long parentPid, long maxSeconds) {
 
-    private static final Set<String> NAMES = Set.of("host", "port", "interaction", "size", "window", "demand",
-        "warmup", "seconds", "rate", "max-in-flight", "parent-pid", "max-seconds");
-
     /** The most payload bytes the mains accept: enough for any size the comparison uses, and below one frame. */
     public static final int MAX_SIZE = 1 << 20;
 
-    /** Parses a main's arguments; unknown options fail. */
+    /**
+     * Parses a main's arguments.
+     *
+     * @throws IllegalArgumentException on an unknown option or a missing or wrong value, naming the option
+     */
     public static ChildOptions parse(String[] argv) {
-        Args a = Args.parse(argv, NAMES, Set.of());
-        ChildOptions o = new ChildOptions(
-            a.string("host", "127.0.0.1"),
-            a.integer("port", 0, 0, 65535),
-            Interaction.parse(a.string("interaction", "stream")),
-            a.integer("size", 4, 0, MAX_SIZE),
-            a.integer("window", 512, 1, 1 << 20),
-            a.integer("demand", 1024, 2, 1 << 20),
-            a.integer("warmup", 25, 0, 86_400),
-            a.integer("seconds", 20, 1, 86_400),
-            a.number("rate", 0, 0, 1_000_000_000L),
-            a.integer("max-in-flight", 65_536, 1, 1 << 22),
-            a.number("parent-pid", -1, -1, Long.MAX_VALUE),
-            a.number("max-seconds", 0, 0, 7 * 86_400));
-        if (o.paced() && o.interaction() != Interaction.RESPONSE) {
-            throw new IllegalArgumentException("--rate is implemented for --interaction response only, got "
-                + o.interaction().option());
+        CommandLine cli = new CommandLine(new Line());
+        try {
+            cli.parseArgs(argv);
+            return ((Line) cli.getCommand()).options();
+        } catch (ParameterException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         }
-        return o;
     }
 
     /** Whether the client runs at a fixed offered rate rather than a closed loop. */
     public boolean paced() {
         return rate > 0;
+    }
+
+    /** The command line as picocli reads it; {@link #options()} checks the ranges and makes the record. */
+    @Command(name = "bench-child")
+    static final class Line {
+
+        @Option(names = "--host")
+        String host = "127.0.0.1";
+
+        @Option(names = "--port", converter = WholeNumbers.Converter.class)
+        long port;
+
+        @Option(names = "--interaction")
+        String interaction = "stream";
+
+        @Option(names = "--size", converter = WholeNumbers.Converter.class)
+        long size = 4;
+
+        @Option(names = "--window", converter = WholeNumbers.Converter.class)
+        long window = 512;
+
+        @Option(names = "--demand", converter = WholeNumbers.Converter.class)
+        long demand = 1024;
+
+        @Option(names = "--warmup", converter = WholeNumbers.Converter.class)
+        long warmup = 25;
+
+        @Option(names = "--seconds", converter = WholeNumbers.Converter.class)
+        long seconds = 20;
+
+        @Option(names = "--rate", converter = WholeNumbers.Converter.class)
+        long rate;
+
+        @Option(names = "--max-in-flight", converter = WholeNumbers.Converter.class)
+        long maxInFlight = 65_536;
+
+        @Option(names = "--parent-pid", converter = WholeNumbers.Converter.class)
+        long parentPid = -1;
+
+        @Option(names = "--max-seconds", converter = WholeNumbers.Converter.class)
+        long maxSeconds;
+
+        @Spec
+        CommandSpec spec;
+
+        ChildOptions options() {
+            Interaction i;
+            try {
+                i = Interaction.parse(interaction);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+            ChildOptions o = new ChildOptions(host, WholeNumbers.inRange(spec, "--port", port, 0, 65535), i,
+                WholeNumbers.inRange(spec, "--size", size, 0, MAX_SIZE),
+                WholeNumbers.inRange(spec, "--window", window, 1, 1 << 20),
+                WholeNumbers.inRange(spec, "--demand", demand, 2, 1 << 20),
+                WholeNumbers.inRange(spec, "--warmup", warmup, 0, 86_400),
+                WholeNumbers.inRange(spec, "--seconds", seconds, 1, 86_400),
+                WholeNumbers.longInRange(spec, "--rate", rate, 0, 1_000_000_000L),
+                WholeNumbers.inRange(spec, "--max-in-flight", maxInFlight, 1, 1 << 22),
+                WholeNumbers.longInRange(spec, "--parent-pid", parentPid, -1, Long.MAX_VALUE),
+                WholeNumbers.longInRange(spec, "--max-seconds", maxSeconds, 0, 7 * 86_400));
+            if (o.paced() && o.interaction() != Interaction.RESPONSE) {
+                throw new ParameterException(spec.commandLine(), "--rate is implemented for --interaction response"
+                    + " only, got " + o.interaction().option());
+            }
+            return o;
+        }
     }
 }

@@ -25,6 +25,13 @@ public final class Html {
         return b.toString();
     }
 
+    /** The run's date, version, command line and machine, as a definition list under the report's title. */
+    public static String provenance(java.time.Instant date, String version, String commandLine, String machine) {
+        return "<dl class=\"run\">\n<dt>date</dt><dd>" + escape(date.toString()) + "</dd>\n<dt>version</dt><dd>sluice "
+            + escape(version) + "</dd>\n<dt>command</dt><dd><code>" + escape(commandLine) + "</code></dd>\n"
+            + "<dt>machine</dt><dd>" + escape(machine) + "</dd>\n</dl>\n";
+    }
+
     /** A coordinate: at most one decimal, no trailing ".0" (keeps the SVG small and diff-friendly). */
     public static String coordinate(double v) {
         long tenths = Math.round(v * 10);

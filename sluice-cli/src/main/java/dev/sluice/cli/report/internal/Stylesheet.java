@@ -10,6 +10,10 @@ public final class Stylesheet {
         h1 { font-size: 24px; margin: 0 0 8px; }
         h2 { font-size: 19px; margin: 30px 0 6px; border-top: 1px solid #dee2e6; padding-top: 18px; }
         p { margin: 4px 0 10px; }
+        dl.run { display: grid; grid-template-columns: max-content auto; gap: 2px 12px; margin: 0 0 12px;
+          color: #495057; font-size: 13px; }
+        dl.run dt { font-weight: 600; }
+        dl.run dd { margin: 0; }
         table { border-collapse: collapse; margin: 10px 0 14px; font-variant-numeric: tabular-nums; }
         th, td { border: 1px solid #dee2e6; padding: 5px 12px; text-align: right; }
         th { background: #f1f3f5; font-weight: 600; }

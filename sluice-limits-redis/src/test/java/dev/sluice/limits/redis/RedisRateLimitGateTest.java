@@ -1,4 +1,4 @@
-package dev.sluice.cli;
+package dev.sluice.limits.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -14,8 +14,6 @@ import dev.sluice.core.exceptions.RejectedException;
 import dev.sluice.core.RequestGate;
 import dev.sluice.core.RequestType;
 import dev.sluice.core.SocketAcceptor;
-import dev.sluice.limits.redis.FailurePolicy;
-import dev.sluice.limits.redis.RedisRateLimiter;
 import dev.sluice.testkit.RedisServerProcess;
 import dev.sluice.transport.netty.TcpClientTransport;
 import dev.sluice.transport.netty.TcpServerTransport;
@@ -144,10 +142,11 @@ class RedisRateLimitGateTest {
                 .failurePolicy(FailurePolicy.FAIL_CLOSED).build();
              RedisRateLimiter open = RedisRateLimiter.builder(10, 1).redis(down)
                  .failurePolicy(FailurePolicy.FAIL_OPEN).build()) {
+            // Not rate_limited: the request is not over the limit, the limiter is out of reach.
             StepVerifier.create(RedisRateLimitGate.of(closed, p -> "k", Duration.ZERO)
                     .admit(RequestType.REQUEST_RESPONSE, ANY))
                 .expectErrorSatisfies(e -> assertThat(e).isInstanceOf(RejectedException.class)
-                    .hasMessage(RateLimitGate.RATE_LIMITED))
+                    .hasMessage("rate_limiter_unavailable"))
                 .verify(TIMEOUT);
             for (int i = 0; i < 3; i++) {
                 StepVerifier.create(RedisRateLimitGate.of(open, p -> "k", Duration.ZERO)

@@ -1,13 +1,10 @@
-package dev.sluice.cli;
+package dev.sluice.limits.redis;
 
 import dev.sluice.core.Payload;
 import dev.sluice.core.RateLimitGate;
 import dev.sluice.core.exceptions.RejectedException;
 import dev.sluice.core.RequestGate;
 import dev.sluice.core.RequestType;
-import dev.sluice.limits.redis.Decision;
-import dev.sluice.limits.redis.FailurePolicy;
-import dev.sluice.limits.redis.RedisRateLimiter;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.Future;
 import io.netty.util.internal.ThreadExecutorMap;
@@ -28,6 +25,13 @@ import reactor.core.scheduler.Schedulers;
  * refused with ERROR[REJECTED] {@value RateLimitGate#RATE_LIMITED} — the local gate's answer — when the reservation
  * says the token would come later. A granted reservation with a delay holds the request back for that delay.
  *
+ * <pre>{@code
+ * RedisRateLimiter limiter = RedisRateLimiter.builder(425, 10).redis("redis://127.0.0.1:6379").build();
+ * SocketAcceptor limited = RequestGate.protect(acceptor,
+ *     connection -> RedisRateLimitGate.of(limiter, request -> "global", Duration.ZERO));
+ * // ... and limiter.close() once the server has stopped.
+ * }</pre>
+ *
  * <p><b>Threads.</b> Redis answers on Lettuce's I/O threads, which must never run a handler (a slow one would stall
  * every decision of the process). So the outcome is handed back to the event loop of the connection that asked
  * (captured in {@link #admit}, which the engine calls on that loop), where the handler then runs as it does for a
@@ -40,12 +44,16 @@ import reactor.core.scheduler.Schedulers;
  * is spent.
  *
  * <p><b>When Redis does not answer</b> within the limiter's timeout, its {@link FailurePolicy} decides: fail open
- * admits, fail closed refuses with {@value RateLimitGate#RATE_LIMITED}.
+ * admits, fail closed refuses with {@value #RATE_LIMITER_UNAVAILABLE} — not {@value RateLimitGate#RATE_LIMITED},
+ * so that a client (and whoever reads its logs) can tell an outage of the limiter from a request over the limit.
  *
  * <p>Thread-safe. A Redis round trip per request: this gate adds that latency to every request (sub-millisecond on
  * a local network) and allocates per request, unlike the local {@link RateLimitGate}.
  */
 public final class RedisRateLimitGate implements RequestGate {
+
+    /** The ERROR[REJECTED] message of a request refused because Redis did not answer and the policy fails closed. */
+    public static final String RATE_LIMITER_UNAVAILABLE = "rate_limiter_unavailable";
 
     private final RedisRateLimiter limiter;
     private final Function<Payload, String> key;
@@ -121,18 +129,18 @@ public final class RedisRateLimitGate implements RequestGate {
         private void decided(Decision d) {
             if (!d.allowed()) {
                 // Refused by Redis (nothing taken), or by the fail-closed policy.
-                finish(false);
+                finish(false, d.degraded() ? RATE_LIMITER_UNAVAILABLE : RateLimitGate.RATE_LIMITED);
                 return;
             }
             long delay = d.delayNanos();
             if (d.degraded() || delay == 0) {
-                if (!finish(true)) {
+                if (!finish(true, null)) {
                     giveBack(d);
                 }
                 return;
             }
             decision = d;
-            timer = schedule(() -> finish(true), delay);
+            timer = schedule(() -> finish(true, null), delay);
             if (!STATE.compareAndSet(this, DECIDING, WAITING) && state == CANCELLED) {
                 timer.dispose();
                 giveBack(d);
@@ -141,7 +149,7 @@ public final class RedisRateLimitGate implements RequestGate {
 
         /** Not expected (the limiter turns Redis's failures into degraded decisions); the policy decides. */
         private void failed(Throwable error) {
-            finish(policy == FailurePolicy.FAIL_OPEN);
+            finish(policy == FailurePolicy.FAIL_OPEN, RATE_LIMITER_UNAVAILABLE);
         }
 
         private void cancel() {
@@ -163,8 +171,12 @@ public final class RedisRateLimitGate implements RequestGate {
             }
         }
 
-        /** Signals the outcome on the connection's loop unless cancelled or done; whether this call did. */
-        private boolean finish(boolean admitted) {
+        /**
+         * Signals the outcome on the connection's loop unless cancelled or done; whether this call did.
+         *
+         * @param refusal the ERROR[REJECTED] message if not admitted
+         */
+        private boolean finish(boolean admitted, String refusal) {
             for (;;) {
                 int s = state;
                 if (s == DONE || s == CANCELLED) {
@@ -174,8 +186,7 @@ public final class RedisRateLimitGate implements RequestGate {
                     break;
                 }
             }
-            Runnable signal = admitted ? sink::success : () -> sink.error(new RejectedException(
-                RateLimitGate.RATE_LIMITED));
+            Runnable signal = admitted ? sink::success : () -> sink.error(new RejectedException(refusal));
             if (loop != null && loop.inEventLoop()) {
                 signal.run();
                 return true;

@@ -1,0 +1,59 @@
+package dev.sluice.cli.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.core.CloseableServer;
+import dev.sluice.core.Connection;
+import dev.sluice.core.Payload;
+import dev.sluice.core.RSocketConnector;
+import dev.sluice.core.exceptions.RejectedException;
+import dev.sluice.transport.netty.TcpClientTransport;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** What {@code sluice server} reports: its per-second counts with and without leases, and its settings. */
+class ServerCommandTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    @Test
+    void withoutLeasesTheLogStillCountsAcceptedAndRejectedRequests() {
+        ServerCommand server = new ServerCommand();
+        // A bucket of 3 that refills once a minute: 3 accepted, then rate_limited.
+        new CommandLine(server).parseArgs("--address", "127.0.0.1:0", "--concurrency-delay", "=> 1",
+            "--rate-limit", "1/m", "--burst", "3");
+        CloseableServer running = server.start();
+        Connection client = RSocketConnector.create()
+            .connect(TcpClientTransport.create("127.0.0.1", running.port())).block(TIMEOUT);
+        int refused = 0;
+        try {
+            for (int i = 0; i < 5; i++) {
+                try {
+                    client.requestResponse(Payload.create("r" + i)).block(TIMEOUT).release();
+                } catch (RejectedException e) {
+                    refused++;
+                }
+            }
+        } finally {
+            client.dispose();
+            running.dispose();
+        }
+        assertThat(refused).isEqualTo(2);
+        assertThat(server.stats().accepted()).isEqualTo(3);
+        assertThat(server.stats().rejected()).isEqualTo(2);
+        assertThat(server.stats().sinceLastCall()).startsWith("accepted=3 rejected=2 request-response p99=");
+    }
+
+    @Test
+    void aRateWithoutAUnitIsPerSecondAndTheStartupLineSaysSo() {
+        ServerCommand server = new ServerCommand();
+        new CommandLine(server).parseArgs("--rate-limit", "425");
+        assertThat(server.rateLimit.describe()).isEqualTo("425/s (burst 10, max wait 0 ms, key global, in this"
+            + " process)");
+        ServerCommand perMinute = new ServerCommand();
+        new CommandLine(perMinute).parseArgs("--rate-limit", "6000/m", "--burst", "5");
+        assertThat(perMinute.rateLimit.describe()).startsWith("100/s (burst 5,");
+        assertThat(new ServerCommand().rateLimit.describe()).isEqualTo("off");
+    }
+}

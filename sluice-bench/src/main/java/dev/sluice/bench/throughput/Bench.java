@@ -90,6 +90,7 @@ public final class Bench {
 
         String throughput = BenchReport.throughputTable(results);
         String ratios = BenchReport.ratioTable(results);
+        String rpcRatios = BenchReport.rpcRatioTable(results);
         List<CellResult> all = new ArrayList<>(results);
         all.addAll(paced);
         String problems = BenchReport.problems(all);
@@ -100,6 +101,11 @@ public final class Bench {
             out.println();
             out.println("Sluice / peer (medians)");
             out.print(ratios);
+        }
+        if (!rpcRatios.isEmpty()) {
+            out.println();
+            out.println("Sluice RPC / peer (medians)");
+            out.print(rpcRatios);
         }
         if (!paced.isEmpty()) {
             out.println();
@@ -117,6 +123,8 @@ public final class Bench {
             + "Messages per second, median (min–max):\n\n" + throughput
             + (ratios.isEmpty() ? "" : "\nSluice's median over each peer's, against the issue's targets:\n\n"
                 + ratios)
+            + (rpcRatios.isEmpty() ? "" : "\nSluice RPC's median over grpc-java's with the same `.proto`, and over raw"
+                + " Sluice's on the same cell, against the issue's targets:\n\n" + rpcRatios)
             + (problems.isEmpty() ? "" : "\nProblems seen in this run:\n\n" + problems);
         MarkdownSections.write(o.out(), "Benchmarks", SECTION_THROUGHPUT, body);
         if (!paced.isEmpty()) {

@@ -1,9 +1,13 @@
 package dev.sluice.bench.throughput;
 
 import dev.sluice.bench.throughput.peers.GrpcClient;
+import dev.sluice.bench.throughput.peers.GrpcProtoClient;
+import dev.sluice.bench.throughput.peers.GrpcProtoServer;
 import dev.sluice.bench.throughput.peers.GrpcServer;
 import dev.sluice.bench.throughput.peers.RSocketJavaClient;
 import dev.sluice.bench.throughput.peers.RSocketJavaServer;
+import dev.sluice.bench.throughput.rpc.RpcClient;
+import dev.sluice.bench.throughput.rpc.RpcServer;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Set;
@@ -15,6 +19,10 @@ enum Impl {
     RSOCKET_JAVA("rsocket-java", "rsocket-java", RSocketJavaServer.class, RSocketJavaClient.class,
         EnumSet.allOf(Interaction.class)),
     GRPC_JAVA("grpc-java", "grpc-java", GrpcServer.class, GrpcClient.class,
+        EnumSet.of(Interaction.STREAM, Interaction.RESPONSE)),
+    SLUICE_RPC("sluice-rpc", "Sluice RPC", RpcServer.class, RpcClient.class,
+        EnumSet.of(Interaction.STREAM, Interaction.RESPONSE)),
+    GRPC_PROTO("grpc-proto", "grpc-java (protobuf)", GrpcProtoServer.class, GrpcProtoClient.class,
         EnumSet.of(Interaction.STREAM, Interaction.RESPONSE)),
     NETTY_FLOOR("netty-floor", "raw-Netty floor", NettyFloorServer.class, NettyFloorClient.class,
         EnumSet.of(Interaction.STREAM, Interaction.RESPONSE));

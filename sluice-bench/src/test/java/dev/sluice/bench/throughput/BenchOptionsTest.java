@@ -15,7 +15,8 @@ class BenchOptionsTest {
     @Test
     void defaultsRunEveryCellAsTheIssueAsks() {
         BenchOptions o = BenchOptions.parse(new String[0]);
-        assertThat(o.impls()).containsExactly(Impl.values());
+        // The transport cells; the RPC cells (sluice-rpc, grpc-proto) run when asked for.
+        assertThat(o.impls()).containsExactly(Impl.SLUICE, Impl.RSOCKET_JAVA, Impl.GRPC_JAVA, Impl.NETTY_FLOOR);
         assertThat(o.interactions()).containsExactly(Interaction.values());
         assertThat(o.sizes()).containsExactly(4, 140);
         assertThat(o.warmupSeconds()).isEqualTo(25);
@@ -42,7 +43,8 @@ class BenchOptionsTest {
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--latency-rates", "50"}))
             .hasMessage("--latency-rates needs --latency");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--impl", "tars"}))
-            .hasMessage("unknown implementation 'tars': expected one of sluice, rsocket-java, grpc-java, netty-floor");
+            .hasMessage("unknown implementation 'tars': expected one of sluice, rsocket-java, grpc-java, sluice-rpc,"
+                + " grpc-proto, netty-floor");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--latency", "--latency-rates", "0"}))
             .hasMessage("--latency-rates values must be in [1, 100], got 0");
     }

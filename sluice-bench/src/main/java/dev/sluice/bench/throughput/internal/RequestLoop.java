@@ -16,9 +16,9 @@ import reactor.core.publisher.Mono;
  * <p>One small subscriber per request: subscribers are not reused (Reactive Streams §2.12). Thread-safe:
  * answers may arrive on any thread.
  *
- * @param <T> the payload type
+ * @param <T> the payload type (released if reference-counted) or the message type (RPC)
  */
-public final class RequestLoop<T extends ReferenceCounted> implements Pacer.Sender {
+public final class RequestLoop<T> implements Pacer.Sender {
 
     private final Supplier<Mono<T>> call;
     private final Meter meter;
@@ -78,7 +78,9 @@ public final class RequestLoop<T extends ReferenceCounted> implements Pacer.Send
 
         @Override
         public void onNext(T payload) {
-            payload.release();
+            if (payload instanceof ReferenceCounted zeroCopy) {
+                zeroCopy.release();
+            }
             if (paced) {
                 latency.record(dueNanos, System.nanoTime());
             }

@@ -8,13 +8,14 @@ import reactor.core.CoreSubscriber;
  * Consumes an infinite stream of zero-copy payloads: releases and counts each one, and keeps the demand bounded
  * — {@code window} up front, then half a window each time half a window has arrived. This is what
  * {@code limitRate(window, window / 2)} does, without its queue, so the client does no work beyond counting.
- * Works for Sluice's and rsocket-java's payloads alike (both are {@link ReferenceCounted}).
+ * Works for Sluice's and rsocket-java's payloads alike (both are {@link ReferenceCounted}) and for RPC messages,
+ * which need no release.
  *
  * <p>Signals arrive serially (Reactive Streams §1.3); not otherwise thread-safe.
  *
  * @param <T> the payload type
  */
-public final class WindowedCounter<T extends ReferenceCounted> implements CoreSubscriber<T> {
+public final class WindowedCounter<T> implements CoreSubscriber<T> {
 
     private final Meter meter;
     private final ClientReport report;
@@ -42,7 +43,9 @@ public final class WindowedCounter<T extends ReferenceCounted> implements CoreSu
 
     @Override
     public void onNext(T payload) {
-        payload.release();
+        if (payload instanceof ReferenceCounted zeroCopy) {
+            zeroCopy.release();
+        }
         meter.increment();
         if (++received == half) {
             received = 0;

@@ -6,9 +6,9 @@ import dev.sluice.bench.throughput.internal.ClientReport;
 import dev.sluice.bench.throughput.internal.Latency;
 import dev.sluice.bench.throughput.internal.Meter;
 import dev.sluice.bench.throughput.internal.Pacer;
-import dev.sluice.bench.throughput.internal.Payloads;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
@@ -30,10 +30,12 @@ public final class GrpcClient {
     }
 
     public static void main(String[] args) {
-        BenchMain.client(args, GrpcClient::start);
+        BenchMain.client(args, (options, meter, latency, report) ->
+            start(options, meter, latency, report, GrpcMessages.BYTES));
     }
 
-    private static void start(ChildOptions o, Meter meter, Latency latency, ClientReport report) {
+    static <T> void start(ChildOptions o, Meter meter, Latency latency, ClientReport report,
+                          GrpcMessages<T> messages) {
         boolean epoll = Epoll.isAvailable();
         EventLoopGroup group = GrpcServer.group(epoll, "grpc-client");
         ManagedChannel channel = NettyChannelBuilder.forAddress(o.host(), o.port())
@@ -43,12 +45,12 @@ public final class GrpcClient {
             .usePlaintext()
             .flowControlWindow(GrpcService.FLOW_CONTROL_WINDOW)
             .build();
-        byte[] request = Payloads.bytes(o.size());
+        T request = messages.body().apply(o.size());
         switch (o.interaction()) {
             case STREAM -> ClientCalls.asyncServerStreamingCall(
-                channel.newCall(GrpcService.STREAM, CallOptions.DEFAULT), request, new StreamCounter(meter, report));
+                channel.newCall(messages.stream(), CallOptions.DEFAULT), request, new StreamCounter<>(meter, report));
             case RESPONSE -> {
-                UnaryLoop loop = new UnaryLoop(channel, request, meter, report, latency);
+                UnaryLoop<T> loop = new UnaryLoop<>(channel, messages.unary(), request, meter, report, latency);
                 loop.startClosedLoop(o.window());
                 if (o.paced()) {
                     new Pacer(o.rate(), o.maxInFlight(), System::nanoTime).start(loop, group.next(), report);
@@ -58,7 +60,7 @@ public final class GrpcClient {
         }
     }
 
-    private static final class StreamCounter implements StreamObserver<byte[]> {
+    private static final class StreamCounter<T> implements StreamObserver<T> {
         private final Meter meter;
         private final ClientReport report;
 
@@ -68,7 +70,7 @@ public final class GrpcClient {
         }
 
         @Override
-        public void onNext(byte[] value) {
+        public void onNext(T value) {
             meter.increment();
         }
 
@@ -84,17 +86,20 @@ public final class GrpcClient {
     }
 
     /** Unary calls, closed loop or paced; see {@code RequestLoop}, its Reactor counterpart. Thread-safe. */
-    private static final class UnaryLoop implements Pacer.Sender {
+    private static final class UnaryLoop<T> implements Pacer.Sender {
         private final ManagedChannel channel;
-        private final byte[] request;
+        private final MethodDescriptor<T, T> method;
+        private final T request;
         private final Meter meter;
         private final ClientReport report;
         private final Latency latency;
         private final AtomicInteger inFlight = new AtomicInteger();
         private volatile boolean closedLoop;
 
-        UnaryLoop(ManagedChannel channel, byte[] request, Meter meter, ClientReport report, Latency latency) {
+        UnaryLoop(ManagedChannel channel, MethodDescriptor<T, T> method, T request, Meter meter, ClientReport report,
+                  Latency latency) {
             this.channel = channel;
+            this.method = method;
             this.request = request;
             this.meter = meter;
             this.report = report;
@@ -120,7 +125,7 @@ public final class GrpcClient {
         }
 
         private void call(Answer answer) {
-            ClientCalls.asyncUnaryCall(channel.newCall(GrpcService.UNARY, CallOptions.DEFAULT), request, answer);
+            ClientCalls.asyncUnaryCall(channel.newCall(method, CallOptions.DEFAULT), request, answer);
         }
 
         @Override
@@ -128,7 +133,7 @@ public final class GrpcClient {
             return inFlight.get();
         }
 
-        private final class Answer implements StreamObserver<byte[]> {
+        private final class Answer implements StreamObserver<T> {
             private final boolean paced;
             private final long dueNanos;
 
@@ -138,7 +143,7 @@ public final class GrpcClient {
             }
 
             @Override
-            public void onNext(byte[] value) {
+            public void onNext(T value) {
                 if (paced) {
                     latency.record(dueNanos, System.nanoTime());
                 }

@@ -2,7 +2,6 @@ package dev.sluice.bench.throughput.peers;
 
 import dev.sluice.bench.throughput.internal.BenchMain;
 import dev.sluice.bench.throughput.internal.ChildOptions;
-import dev.sluice.bench.throughput.internal.Payloads;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.NettyServerBuilder;
@@ -31,19 +30,19 @@ public final class GrpcServer {
     }
 
     public static void main(String[] args) {
-        BenchMain.server(args, GrpcServer::start);
+        BenchMain.server(args, options -> start(options, GrpcMessages.BYTES));
     }
 
-    private static int start(ChildOptions options) throws Exception {
-        byte[] answer = Payloads.bytes(options.size());
+    static <T> int start(ChildOptions options, GrpcMessages<T> messages) throws Exception {
+        T answer = messages.body().apply(options.size());
         boolean epoll = Epoll.isAvailable();
         Class<? extends ServerChannel> channel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-        ServerServiceDefinition service = ServerServiceDefinition.builder(GrpcService.NAME)
-            .addMethod(GrpcService.UNARY, ServerCalls.asyncUnaryCall((request, observer) -> {
+        ServerServiceDefinition service = ServerServiceDefinition.builder(messages.service())
+            .addMethod(messages.unary(), ServerCalls.asyncUnaryCall((request, observer) -> {
                 observer.onNext(answer);
                 observer.onCompleted();
             }))
-            .addMethod(GrpcService.STREAM, ServerCalls.asyncServerStreamingCall((request, observer) ->
+            .addMethod(messages.stream(), ServerCalls.asyncServerStreamingCall((request, observer) ->
                 stream(answer, observer)))
             .build();
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress(options.host(), options.port()))
@@ -58,8 +57,8 @@ public final class GrpcServer {
         return server.getPort();
     }
 
-    private static void stream(byte[] answer, StreamObserver<byte[]> observer) {
-        ServerCallStreamObserver<byte[]> call = (ServerCallStreamObserver<byte[]>) observer;
+    private static <T> void stream(T answer, StreamObserver<T> observer) {
+        ServerCallStreamObserver<T> call = (ServerCallStreamObserver<T>) observer;
         // Without a cancel handler, onNext after the client goes away throws; with one it is a no-op.
         call.setOnCancelHandler(() -> { });
         call.setOnReadyHandler(() -> {

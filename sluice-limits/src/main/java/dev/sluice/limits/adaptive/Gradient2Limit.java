@@ -13,8 +13,9 @@ package dev.sluice.limits.adaptive;
  * long-term average (an overload has just ended), the average is pulled down by 5% per sample so that the limit
  * grows again soon. The long-term average starts as a plain mean of the first 10 samples.
  *
- * <p>Unlike the algorithm it follows, a dropped sample counts: it takes the smallest gradient (0.5), so that a
- * drop signal (a missed latency target, a timeout) shrinks the limit even when latency has not moved.
+ * <p>Unlike the algorithm it follows, a dropped sample counts: it takes the smallest gradient (0.5) and no queue
+ * allowance, so that a drop signal (a missed latency target, a timeout) shrinks the limit, down to its min, even
+ * when latency has not moved.
  *
  * <p>Defaults: initial 20, min 20, max 200, smoothing 0.2, queue size 4, long window 600 samples, rtt tolerance
  * 1.5. An idle service ({@code inFlight < limit / 2}) changes nothing but the average. Not thread-safe (see
@@ -70,8 +71,10 @@ public final class Gradient2Limit extends ListenedLimit {
         if (!dropped && inFlight < current / 2) {
             return current;
         }
-        double gradient = dropped ? 0.5 : clamp(tolerance * longRttNanos / shortRtt, 0.5, 1.0);
-        double next = current * gradient + queueSize;
+        // A drop backs off by the smallest gradient without the queue allowance: with it, drops alone would hold
+        // the limit at 2 x queueSize (its fixed point), however low the min is set.
+        double next = dropped ? current * 0.5 : current * clamp(tolerance * longRttNanos / shortRtt, 0.5, 1.0)
+            + queueSize;
         next = current * (1 - smoothing) + next * smoothing;
         return clamp(next, min, max);
     }

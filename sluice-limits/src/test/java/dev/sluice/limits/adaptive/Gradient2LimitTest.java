@@ -59,7 +59,7 @@ class Gradient2LimitTest {
     void dropsTakeTheSmallestGradientAndTheMinHolds() {
         Gradient2Limit limit = Gradient2Limit.builder().initialLimit(100).minLimit(10).build();
         LatencyScript s = new LatencyScript(limit);
-        assertThat(s.dropped(1, 1)).isEqualTo(90);     // 100 * 0.8 + (100 * 0.5 + 4) * 0.2 = 90.8
+        assertThat(s.dropped(1, 1)).isEqualTo(90);     // 100 * 0.8 + 100 * 0.5 * 0.2
         assertThat(s.dropped(200, 1)).isEqualTo(10);
     }
 

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
 import reactor.core.publisher.SignalType;
+import reactor.test.StepVerifier;
 import reactor.test.scheduler.VirtualTimeScheduler;
 
 /**
@@ -186,6 +187,25 @@ class AdaptiveLeasesTest {
             .clock(clock).build();
         // period = 50 x 10 ms = 500 ms; 10 in flight at 10 ms each is 1000/s, so 500 per period.
         assertThat(targeted.nextLease(0)).isEqualTo(Lease.of(Duration.ofMillis(625), 500));
+    }
+
+    @Test
+    void theFirstLeaseGoesAtOnceAndTheNextOnePeriodLaterOnTheGivenScheduler() {
+        // No samples: each period is the min ttl (100 ms), each lease's ttl a quarter longer, and an unused lease
+        // does not grow.
+        StepVerifier.withVirtualTime(() -> {
+            VirtualTimeScheduler virtual = VirtualTimeScheduler.get();
+            return AdaptiveLeases.builder(gradient2()).clock(() -> virtual.now(TimeUnit.NANOSECONDS)).build()
+                .leases(virtual);
+        })
+            .expectNext(Lease.of(Duration.ofMillis(125), 10))
+            .expectNoEvent(Duration.ofMillis(99))
+            .thenAwait(Duration.ofMillis(1))
+            .expectNext(Lease.of(Duration.ofMillis(125), 10))
+            .thenAwait(Duration.ofMillis(100))
+            .expectNext(Lease.of(Duration.ofMillis(125), 10))
+            .thenCancel()
+            .verify(Duration.ofSeconds(5));
     }
 
     @Test

@@ -44,6 +44,16 @@ public final class Leases {
         return Flux.interval(Duration.ZERO, ttl, scheduler).map(tick -> lease);
     }
 
+    /**
+     * The adaptive lease sender: leases sized from the responses' latency by {@code sender} (see
+     * {@link AdaptiveLeases}), which also watches them, timed on {@code scheduler} (the connection's, as the
+     * configurers receive it). Build a new sender, with a new {@link dev.sluice.limits.adaptive.Limit}, for each
+     * connection.
+     */
+    public static Leases adaptive(AdaptiveLeases sender, Scheduler scheduler) {
+        return of(sender, s -> s.leases(scheduler));
+    }
+
     public Flux<Lease> leases() {
         return leases;
     }

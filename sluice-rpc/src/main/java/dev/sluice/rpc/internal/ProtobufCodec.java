@@ -1,21 +1,22 @@
 package dev.sluice.rpc.internal;
 
-import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.MessageLite;
 import com.google.protobuf.Parser;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * Protobuf messages to and from Netty buffers without an intermediate {@code byte[]}: a message is written straight
- * into a buffer of its exact size, and parsed straight from the received buffer's memory.
+ * Protobuf messages to and from Netty buffers with nothing allocated but the messages: each thread keeps one
+ * protobuf encoder and one decoder ({@link CodecStreams}), pointed at the buffer of the message at hand, instead
+ * of a new {@code CodedOutputStream}/{@code CodedInputStream} and an NIO view of the buffer per message (those made
+ * up most of a unary call's allocation: 704 B per call at 4 B, against the request's own message and bytes).
  *
- * <p>Stateless; thread-safe.
+ * <p>Thread-safe: the streams are per thread, and nothing here calls back into user code while using them.
  */
 public final class ProtobufCodec {
 
@@ -29,16 +30,21 @@ public final class ProtobufCodec {
             return Unpooled.EMPTY_BUFFER;
         }
         ByteBuf buf = allocator.buffer(size, size);
+        CodecStreams streams = CodecStreams.current();
         try {
-            CodedOutputStream out = CodedOutputStream.newInstance(buf.nioBuffer(buf.writerIndex(), size));
-            message.writeTo(out);
-            out.checkNoSpaceLeft();
-            buf.writerIndex(buf.writerIndex() + size);
+            message.writeTo(streams.encoderInto(buf));
+            streams.encoderDone();
+            if (buf.readableBytes() != size) {
+                throw new IllegalStateException(message.getClass().getName() + " wrote " + buf.readableBytes()
+                    + " bytes after announcing " + size + " (was it changed while being serialized?)");
+            }
             return buf;
         } catch (IOException e) {
+            streams.encoderFailed();
             buf.release();
             throw new UncheckedIOException("cannot serialize " + message.getClass().getName(), e);
         } catch (RuntimeException e) {
+            streams.encoderFailed();
             buf.release();
             throw e;
         }
@@ -51,15 +57,17 @@ public final class ProtobufCodec {
      * @throws InvalidProtocolBufferException if the bytes are not a valid encoding of the message
      */
     public static <T> T decode(ByteBuf data, Parser<T> parser) throws InvalidProtocolBufferException {
-        if (data.nioBufferCount() == 1) {
-            return parser.parseFrom(data.nioBuffer(data.readerIndex(), data.readableBytes()));
-        }
-        try (ByteBufInputStream in = new ByteBufInputStream(data.duplicate())) {
-            return parser.parseFrom(in);
-        } catch (InvalidProtocolBufferException e) {
+        CodecStreams streams = CodecStreams.current();
+        CodedInputStream in = streams.decoderFrom(data);
+        try {
+            T message = parser.parseFrom(in);
+            // A top-level message ends at the end of its bytes: an END_GROUP tag before that is not a message.
+            in.checkLastTagWas(0);
+            streams.decoderDone();
+            return message;
+        } catch (InvalidProtocolBufferException | RuntimeException e) {
+            streams.decoderFailed();
             throw e;
-        } catch (IOException e) {
-            throw new InvalidProtocolBufferException(e);
         }
     }
 }

@@ -1,0 +1,90 @@
+package dev.sluice.rpc.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.sluice.rpc.echo.v1.EchoRequest;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The per-thread encoder and decoder carry no state from one message to the next: messages of every size round
+ * trip one after another on one thread, a message that fails to parse leaves the next one unharmed, and bytes that
+ * are not one whole message are refused.
+ */
+class ProtobufCodecTest {
+
+    private static EchoRequest request(int size, int seed) {
+        byte[] data = new byte[size];
+        Arrays.fill(data, (byte) seed);
+        return EchoRequest.newBuilder().setText("t" + seed).setData(ByteString.copyFrom(data)).setCount(seed).build();
+    }
+
+    private static EchoRequest roundTrip(EchoRequest message) throws InvalidProtocolBufferException {
+        ByteBuf buf = ProtobufCodec.encode(ByteBufAllocator.DEFAULT, message);
+        try {
+            assertThat(buf.readableBytes()).isEqualTo(message.getSerializedSize());
+            assertThat(ByteString.copyFrom(buf.nioBuffer())).isEqualTo(message.toByteString());
+            return ProtobufCodec.decode(buf, EchoRequest.parser());
+        } finally {
+            buf.release();
+        }
+    }
+
+    @Test
+    void messagesOfEverySizeRoundTripOneAfterAnother() throws Exception {
+        int[] sizes = {0, 1, 4, 140, CodecStreams.BUFFER_BYTES - 10, CodecStreams.BUFFER_BYTES,
+            CodecStreams.BUFFER_BYTES * 3 + 7, 100_000, 4, 0};
+        for (int i = 0; i < sizes.length; i++) {
+            EchoRequest m = request(sizes[i], i + 1);
+            assertThat(roundTrip(m)).isEqualTo(m);
+        }
+        assertThat(roundTrip(EchoRequest.getDefaultInstance())).isEqualTo(EchoRequest.getDefaultInstance());
+    }
+
+    @Test
+    void aMessageThatFailsToParseLeavesTheNextOneUnharmed() throws Exception {
+        EchoRequest big = request(10_000, 7);
+        byte[] whole = big.toByteArray();
+        // Cut in the middle of the data field: the decoder has read part of it when it finds the end.
+        ByteBuf truncated = Unpooled.wrappedBuffer(whole, 0, whole.length / 2);
+        assertThatThrownBy(() -> ProtobufCodec.decode(truncated, EchoRequest.parser()))
+            .isInstanceOf(InvalidProtocolBufferException.class);
+        ByteBuf garbage = Unpooled.wrappedBuffer(new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF});
+        assertThatThrownBy(() -> ProtobufCodec.decode(garbage, EchoRequest.parser()))
+            .isInstanceOf(InvalidProtocolBufferException.class);
+        EchoRequest next = request(140, 9);
+        assertThat(roundTrip(next)).isEqualTo(next);
+        assertThat(roundTrip(big)).isEqualTo(big);
+    }
+
+    @Test
+    void anEndGroupTagAtTheTopLevelIsNotAMessage() {
+        // Field 1 (text) "a", then END_GROUP for field 1 (tag 0x0C), then more bytes the parser would never read.
+        ByteBuf buf = Unpooled.wrappedBuffer(new byte[] {0x0A, 0x01, 'a', 0x0C, 0x18, 0x05});
+        assertThatThrownBy(() -> ProtobufCodec.decode(buf, EchoRequest.parser()))
+            .isInstanceOf(InvalidProtocolBufferException.class);
+    }
+
+    @Test
+    void aMessageSplitOverSeveralBuffersDecodes() throws Exception {
+        EchoRequest m = request(9_000, 3);
+        byte[] bytes = m.toByteArray();
+        CompositeByteBuf composite = Unpooled.compositeBuffer();
+        composite.addComponent(true, Unpooled.wrappedBuffer(bytes, 0, 5));
+        composite.addComponent(true, Unpooled.wrappedBuffer(bytes, 5, 5_000));
+        composite.addComponent(true, Unpooled.wrappedBuffer(bytes, 5_005, bytes.length - 5_005));
+        try {
+            assertThat(ProtobufCodec.decode(composite, EchoRequest.parser())).isEqualTo(m);
+            assertThat(composite.readerIndex()).as("the buffer is borrowed, not consumed").isZero();
+        } finally {
+            composite.release();
+        }
+    }
+}

@@ -3,6 +3,9 @@ package dev.sluice.cli;
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.RSocketServer;
 import dev.sluice.core.SocketAcceptor;
+import dev.sluice.rpc.RpcRouter;
+import dev.sluice.rpc.echo.v1.EchoRpc;
+import dev.sluice.rpc.echo.v1.RealEchoService;
 import dev.sluice.transport.netty.TcpServerTransport;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -21,7 +24,8 @@ import reactor.core.publisher.Flux;
     description = "Serves the echo test service over RSocket/TCP until interrupted: request-response echoes"
         + " data and metadata; request-stream repeats the request payload until cancelled (or --stream-count"
         + " times); request-channel echoes every inbound payload; fire-and-forget and metadata-push are counted"
-        + " and logged.")
+        + " and logged. Requests routed by composite metadata go to the RPC service sluice.echo.v1.Echo"
+        + " (Say, Repeat, Collect, Chat; Say with text fail:CODE:message fails with that status).")
 final class EchoServerCommand implements Callable<Integer> {
 
     private static final Logger log = LoggerFactory.getLogger("sluice.echo-server");
@@ -61,7 +65,10 @@ final class EchoServerCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--stream-count must be >= 0, got " + streamCount);
         }
         service.streamCount(streamCount == null ? Long.MAX_VALUE : streamCount);
-        RSocketServer server = RSocketServer.create(SocketAcceptor.with(service));
+        // RPC clients (a routing entry in composite metadata) reach the Echo RPC service; every other request the
+        // raw echo service, as before.
+        RpcRouter rpc = RpcRouter.of(EchoRpc.bind(new RealEchoService())).orElse(service);
+        RSocketServer server = RSocketServer.create(SocketAcceptor.with(rpc));
         TcpServerTransport transport = TcpServerTransport.create(address.toAddress());
         try {
             server.fragment(mtu);
@@ -83,7 +90,8 @@ final class EchoServerCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         CloseableServer running = server.bind(transport).block();
-        log.info("echo-server listening on {} ({}, backlog {}, mtu {}, leases {})", running.address(),
+        log.info("echo-server listening on {} ({}, backlog {}, mtu {}, leases {}; RPC service sluice.echo.v1.Echo)",
+            running.address(),
             transport.epoll() ? "epoll" : "nio", transport.backlog(), mtu == 0 ? "off" : mtu,
             leaseLog == null ? "off" : leaseAllowed + " requests / " + leaseTtl.toMillis() + " ms");
         return running;

@@ -8,6 +8,12 @@ import dev.sluice.core.Connection;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.exceptions.RejectedException;
+import dev.sluice.rpc.RpcException;
+import dev.sluice.rpc.RpcStatus;
+import dev.sluice.rpc.echo.v1.EchoClient;
+import dev.sluice.rpc.echo.v1.EchoReply;
+import dev.sluice.rpc.echo.v1.EchoRequest;
+import dev.sluice.rpc.echo.v1.EchoRpc;
 import dev.sluice.transport.netty.TcpClientTransport;
 import java.time.Duration;
 import java.util.List;
@@ -110,6 +116,44 @@ class EchoServerCommandTest {
             String out = run("echo-server", "--address", "127.0.0.1:" + server.port());
             assertThat(out).startsWith("1|").contains("address already in use").doesNotContain("\tat ");
         } finally {
+            server.dispose();
+        }
+    }
+
+    /** The Echo RPC service and the raw echo on one server: each request goes where its metadata says. */
+    @Test
+    void servesTheEchoRpcServiceNextToTheRawEcho() {
+        EchoServerCommand cmd = new EchoServerCommand();
+        new CommandLine(cmd).parseArgs("--address", "127.0.0.1:0");
+        CloseableServer server = cmd.start();
+        Connection c = RSocketConnector.create()
+            .metadataMimeType("message/x.rsocket.composite-metadata.v0")
+            .dataMimeType("application/vnd.google.protobuf")
+            .connect(TcpClientTransport.create("127.0.0.1", server.port())).block(TIMEOUT);
+        try {
+            EchoClient echo = EchoRpc.client(c);
+            EchoReply said = echo.say(EchoRequest.newBuilder().setText("hi").build()).block(TIMEOUT);
+            assertThat(said.getText()).isEqualTo("hi");
+            assertThat(said.getIndex()).isZero();
+            assertThat(echo.repeat(EchoRequest.newBuilder().setText("r").setCount(3).build())
+                .map(EchoReply::getIndex).collectList().block(TIMEOUT)).containsExactly(0, 1, 2);
+            EchoReply collected = echo.collect(Flux.just("a", "b", "c")
+                .map(t -> EchoRequest.newBuilder().setText(t).build())).block(TIMEOUT);
+            assertThat(collected.getText()).isEqualTo("a,b,c");
+            assertThat(collected.getIndex()).isEqualTo(3);
+            assertThat(echo.chat(Flux.just("x", "y").map(t -> EchoRequest.newBuilder().setText(t).build()))
+                .map(r -> r.getText() + r.getIndex()).collectList().block(TIMEOUT)).containsExactly("x0", "y1");
+            assertThatThrownBy(() -> echo.say(EchoRequest.newBuilder().setText("fail:NOT_FOUND:nope").build())
+                .block(TIMEOUT))
+                .isInstanceOfSatisfying(RpcException.class, e -> {
+                    assertThat(e.status()).isEqualTo(RpcStatus.NOT_FOUND);
+                    assertThat(e.description()).isEqualTo("nope");
+                });
+            // The same connection, no route: the raw echo answers.
+            assertThat(text(c.requestResponse(Payload.create("raw")).block(TIMEOUT))).isEqualTo("raw");
+            assertThat(cmd.service.requestResponses.get()).isEqualTo(1);
+        } finally {
+            c.dispose();
             server.dispose();
         }
     }

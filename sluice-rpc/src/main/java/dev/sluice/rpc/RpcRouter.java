@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -27,6 +28,9 @@ import reactor.core.publisher.Signal;
  * composite metadata get {@link RpcStatus#INVALID_ARGUMENT}; a route no service has, or a method called with the
  * wrong interaction, {@link RpcStatus#UNIMPLEMENTED}; a request that is not the method's message,
  * {@link RpcStatus#INVALID_ARGUMENT}. Fire-and-forget has no answer: such failures are only logged by the engine.
+ * A router made with {@link #orElse} hands the requests that carry no route (no metadata, metadata that is not
+ * composite, or composite without a routing entry) to another handler instead, so one server can speak RPC and
+ * raw RSocket.
  *
  * <pre>{@code
  * RpcRouter router = RpcRouter.of(EchoRpc.bind(new MyEcho()));
@@ -38,9 +42,19 @@ import reactor.core.publisher.Signal;
 public final class RpcRouter implements RSocket {
 
     private final RouteTable<ServerMethod<?, ?>> routes;
-    private final Set<String> serviceNames = new HashSet<>();
+    private final Set<String> serviceNames;
+    /** Serves requests without a route; null: they are refused. */
+    private final RSocket fallback;
+
+    private RpcRouter(RpcRouter router, RSocket fallback) {
+        this.routes = router.routes;
+        this.serviceNames = router.serviceNames;
+        this.fallback = fallback;
+    }
 
     private RpcRouter(List<RpcService> services) {
+        this.serviceNames = new HashSet<>();
+        this.fallback = null;
         List<byte[]> keys = new ArrayList<>();
         List<ServerMethod<?, ?>> values = new ArrayList<>();
         for (RpcService service : services) {
@@ -65,6 +79,15 @@ public final class RpcRouter implements RSocket {
         return new RpcRouter(List.copyOf(services));
     }
 
+    /**
+     * This router, handing requests that carry no route to {@code fallback} (which then owns their payloads):
+     * one server for RPC clients and for plain RSocket requesters. Requests with a route it does not know are
+     * still answered UNIMPLEMENTED.
+     */
+    public RpcRouter orElse(RSocket fallback) {
+        return new RpcRouter(this, Objects.requireNonNull(fallback, "fallback"));
+    }
+
     /** An acceptor that serves every connection with this router. */
     public SocketAcceptor acceptor() {
         return SocketAcceptor.with(this);
@@ -72,6 +95,9 @@ public final class RpcRouter implements RSocket {
 
     @Override
     public Mono<Payload> requestResponse(Payload payload) {
+        if (fallback != null && !carriesRoute(payload)) {
+            return fallback.requestResponse(payload);
+        }
         try {
             ServerMethod<?, ?> method = route(payload, RpcMethod.Kind.UNARY, "REQUEST_RESPONSE");
             return unary(method, payload);
@@ -84,6 +110,9 @@ public final class RpcRouter implements RSocket {
 
     @Override
     public Mono<Void> fireAndForget(Payload payload) {
+        if (fallback != null && !carriesRoute(payload)) {
+            return fallback.fireAndForget(payload);
+        }
         try {
             ServerMethod<?, ?> method = route(payload, RpcMethod.Kind.FIRE_AND_FORGET, "REQUEST_FNF");
             return fireAndForget(method, payload);
@@ -96,6 +125,9 @@ public final class RpcRouter implements RSocket {
 
     @Override
     public Flux<Payload> requestStream(Payload payload) {
+        if (fallback != null && !carriesRoute(payload)) {
+            return fallback.requestStream(payload);
+        }
         try {
             ServerMethod<?, ?> method = route(payload, RpcMethod.Kind.SERVER_STREAMING, "REQUEST_STREAM");
             return serverStreaming(method, payload);
@@ -124,6 +156,9 @@ public final class RpcRouter implements RSocket {
             return error != null ? Flux.error(error) : Flux.empty();
         }
         Payload opening = first.get();
+        if (fallback != null && !carriesRoute(opening)) {
+            return fallback.requestChannel(payloads);
+        }
         ServerMethod<?, ?> method;
         RpcMetadata metadata;
         boolean emptyStream;
@@ -199,6 +234,30 @@ public final class RpcRouter implements RSocket {
                 + " of service " + route.substring(0, slash));
         }
         return new RpcException(RpcStatus.UNIMPLEMENTED, "unknown service in route " + route);
+    }
+
+    @Override
+    public Mono<Void> metadataPush(Payload payload) {
+        if (fallback != null) {
+            return fallback.metadataPush(payload);
+        }
+        return RSocket.super.metadataPush(payload);
+    }
+
+    /**
+     * Whether {@code payload}'s metadata is composite with a routing entry (what {@link #route} reads again:
+     * reading composite metadata allocates nothing, and only a router with a fallback asks).
+     */
+    private static boolean carriesRoute(Payload payload) {
+        if (!payload.hasMetadata()) {
+            return false;
+        }
+        ByteBuf md = payload.metadata();
+        try {
+            return CallMetadataReader.current().read(md, md.readerIndex(), md.readableBytes());
+        } catch (MalformedMetadataException e) {
+            return false;
+        }
     }
 
     /** The per-call metadata of the payload {@link #route} just read (on this thread). */

@@ -7,13 +7,16 @@ import dev.sluice.core.transport.FrameHandler;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.DefaultEventLoop;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -33,6 +36,18 @@ class FrameWriterTest {
     @Test
     void interleavedWritersEachGetTheirOwnFramesOnAPlainThread() throws Exception {
         onThread(false, () -> interleave(1_000));
+    }
+
+    /** The shared buffer is only worth having if Netty's own event loops get it. */
+    @Test
+    void nettyEventLoopsShareABufferAndPlainThreadsDoNot() throws Exception {
+        DefaultEventLoop loop = new DefaultEventLoop(new DefaultThreadFactory("frame-writer-test"));
+        try {
+            assertThat(loop.submit(() -> LoopWriteBuffer.forCurrentThread() != null).get()).isTrue();
+        } finally {
+            loop.shutdownGracefully(0, 0, TimeUnit.SECONDS).sync();
+        }
+        assertThat(LoopWriteBuffer.forCurrentThread()).as("the test's own thread").isNull();
     }
 
     @Test

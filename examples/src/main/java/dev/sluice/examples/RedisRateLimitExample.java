@@ -5,10 +5,10 @@ import dev.sluice.core.Connection;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.RSocketServer;
-import dev.sluice.core.RateLimitGate;
 import dev.sluice.core.RequestGate;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.core.exceptions.RejectedException;
+import dev.sluice.limits.redis.RedisRateLimitGate;
 import dev.sluice.limits.redis.RedisRateLimiter;
 import dev.sluice.transport.netty.TcpClientTransport;
 import dev.sluice.transport.netty.TcpServerTransport;
@@ -17,7 +17,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * The rate-limit gate, shared through Redis: the same 5-request bucket as {@link RateLimitExample}, but kept in
@@ -41,12 +40,10 @@ public final class RedisRateLimitExample {
         try (RedisRateLimiter limiter = RedisRateLimiter.builder(1.0 / 60, 5).redis(redis)
                 .timeout(Duration.ofSeconds(2)).build()) {
             System.out.println("bucket " + bucket + " holds " + limiter.tokens(bucket).block() + " tokens");
-            // One Redis round trip per request; a refusal becomes ERROR[REJECTED] rate_limited, as the local
-            // gate answers. Redis answers on Lettuce's I/O threads: hop off them before the handler runs.
-            RequestGate gate = (type, request) -> limiter.allow(bucket)
-                .publishOn(Schedulers.parallel())
-                .flatMap(ok -> ok ? Mono.<Void>empty()
-                    : Mono.error(new RejectedException(RateLimitGate.RATE_LIMITED)));
+            // One Redis round trip per request, no waiting for tokens; a refusal becomes ERROR[REJECTED]
+            // rate_limited, as the local gate answers (rate_limiter_unavailable if Redis does not answer and the
+            // policy fails closed).
+            RequestGate gate = RedisRateLimitGate.of(limiter, request -> bucket, Duration.ZERO);
             SocketAcceptor handler = SocketAcceptor.forRequestResponse(request -> {
                 request.release();
                 return Mono.just(Payload.create("ok"));

@@ -41,6 +41,7 @@ public final class RpcMethod<Q extends MessageLite, R extends MessageLite> {
     private final Parser<R> responseParser;
     private final byte[] route;
     private final byte[] routingEntry;
+    private final ByteBuf routeMetadata;
 
     private RpcMethod(Kind kind, String fullName, Parser<Q> requestParser, Parser<R> responseParser) {
         this.kind = kind;
@@ -52,6 +53,7 @@ public final class RpcMethod<Q extends MessageLite, R extends MessageLite> {
         CompositeMetadata.addRoutingEntry(entry, List.of(fullName));
         this.routingEntry = new byte[entry.readableBytes()];
         entry.readBytes(routingEntry);
+        this.routeMetadata = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(routingEntry).asReadOnly());
     }
 
     /**
@@ -107,6 +109,14 @@ public final class RpcMethod<Q extends MessageLite, R extends MessageLite> {
     /** A complete composite-metadata entry routing to this method. Shared: do not modify. */
     byte[] routingEntry() {
         return routingEntry;
+    }
+
+    /**
+     * The routing entry as request metadata: a fresh view (own indexes) of one read-only buffer that releasing
+     * does not free, so a call without per-call metadata neither allocates a pooled buffer nor copies the route.
+     */
+    ByteBuf routeMetadata() {
+        return routeMetadata.duplicate();
     }
 
     @Override

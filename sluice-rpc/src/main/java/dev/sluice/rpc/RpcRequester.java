@@ -42,9 +42,7 @@ public final class RpcRequester {
     /** A unary call: REQUEST_RESPONSE. */
     public <Q extends MessageLite, R extends MessageLite> Mono<R> unary(RpcMethod<Q, R> method, Q request,
                                                                         RpcMetadata metadata) {
-        return Mono.defer(() -> rsocket.requestResponse(opening(method, request, metadata)))
-            .map(p -> decodeAndRelease(method, p))
-            .onErrorMap(StatusErrors::fromCall);
+        return new UnaryCall<>(rsocket, () -> opening(method, request, metadata), p -> decodeAndRelease(method, p));
     }
 
     /** A fire-and-forget call: REQUEST_FNF; completes once the request is handed to the connection. */
@@ -117,12 +115,18 @@ public final class RpcRequester {
     }
 
     private Payload emptyStreamOpening(RpcMethod<?, ?> method, RpcMetadata metadata) {
-        ByteBuf md = routeMetadata(method, metadata);
+        ByteBuf md = writableRouteMetadata(method, metadata);
         CompositeMetadata.addCustomEntry(md, RpcWire.EMPTY_STREAM_MIME_TYPE, null);
         return Payload.create(Unpooled.EMPTY_BUFFER, md);
     }
 
+    /** The route and the per-call metadata; the route alone is a view of a shared buffer, not a copy. */
     private ByteBuf routeMetadata(RpcMethod<?, ?> method, RpcMetadata metadata) {
+        return metadata.isEmpty() ? method.routeMetadata() : writableRouteMetadata(method, metadata);
+    }
+
+    /** The route and the per-call metadata in a new buffer that more entries may be added to. */
+    private ByteBuf writableRouteMetadata(RpcMethod<?, ?> method, RpcMetadata metadata) {
         byte[] routing = method.routingEntry();
         ByteBuf md = allocator.buffer(routing.length + (metadata.isEmpty() ? 0 : 64));
         try {

@@ -11,6 +11,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import java.time.Duration;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import reactor.core.publisher.Mono;
 
 /**
@@ -42,6 +43,7 @@ public final class RSocketConnector {
     private ClientLeaseConfigurer leases;
     private boolean strictLease;
     private PayloadDecoder payloadDecoder = PayloadDecoder.ZERO_COPY;
+    private Supplier<? extends ResponderMetrics> metrics;
 
     private RSocketConnector() {
     }
@@ -148,6 +150,20 @@ public final class RSocketConnector {
     }
 
     /**
+     * Records what the responder of each of the connections this connector opens does: requests by interaction and
+     * outcome, refusals and their reasons, sampled latency, leases. {@code metrics} makes one
+     * {@link ResponderMetrics} per connection when it opens; {@code sluice-micrometer} provides one for
+     * Micrometer. Default: none.
+     */
+    public RSocketConnector metrics(Supplier<? extends ResponderMetrics> metrics) {
+        if (metrics == null) {
+            throw new IllegalArgumentException("metrics must not be null");
+        }
+        this.metrics = metrics;
+        return this;
+    }
+
+    /**
      * How this client receives payloads — responses to its requests, and the server's requests to its
      * {@link #responder}: {@link PayloadDecoder#ZERO_COPY} (the default) or heap copies that need no release
      * ({@link PayloadDecoder#COPY}).
@@ -163,7 +179,8 @@ public final class RSocketConnector {
     /** Connects, sends SETUP, and emits the connection (the protocol does not acknowledge SETUP). */
     public Mono<Connection> connect(ClientTransport transport) {
         ConnectionConfig config = new ConnectionConfig(mtu, maxInboundPayloadSize, maxActiveStreams,
-            keepAliveInterval, keepAliveMaxLifetime, System::nanoTime, peerCloseDrain);
+            keepAliveInterval, keepAliveMaxLifetime, System::nanoTime, peerCloseDrain,
+            metrics);
         boolean copy = payloadDecoder == PayloadDecoder.COPY;
         Function<Connection, RSocket> handler = responder;
         Function<Connection, RSocket> r = copy

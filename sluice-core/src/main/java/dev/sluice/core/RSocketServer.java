@@ -14,6 +14,7 @@ import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
@@ -44,6 +45,7 @@ public final class RSocketServer {
     private int maxConnections = Limits.DEFAULT_MAX_CONNECTIONS;
     private ServerLeaseConfigurer leases;
     private PayloadDecoder payloadDecoder = PayloadDecoder.ZERO_COPY;
+    private Supplier<? extends ResponderMetrics> metrics;
 
     private RSocketServer() {
     }
@@ -123,6 +125,20 @@ public final class RSocketServer {
     }
 
     /**
+     * Records what the responder of each of the server's connections does: requests by interaction and
+     * outcome, refusals and their reasons, sampled latency, leases. {@code metrics} makes one
+     * {@link ResponderMetrics} per connection when it opens; {@code sluice-micrometer} provides one for
+     * Micrometer. Default: none.
+     */
+    public RSocketServer metrics(Supplier<? extends ResponderMetrics> metrics) {
+        if (metrics == null) {
+            throw new IllegalArgumentException("metrics must not be null");
+        }
+        this.metrics = metrics;
+        return this;
+    }
+
+    /**
      * How the handlers of this server receive payloads, and how its acceptor's {@code sendingSocket} hands over
      * the client's responses: {@link PayloadDecoder#ZERO_COPY} (the default) or heap copies that need no release
      * ({@link PayloadDecoder#COPY}). The SETUP payload an acceptor sees is not copied: it is valid while the
@@ -148,7 +164,8 @@ public final class RSocketServer {
     public Mono<CloseableServer> bind(ServerTransport transport) {
         // Keep-alive settings come from each client's SETUP; these two are placeholders the server never uses.
         ConnectionConfig config = new ConnectionConfig(mtu, maxInboundPayloadSize, maxActiveStreams,
-            Duration.ofSeconds(20), Duration.ofSeconds(90), System::nanoTime, peerCloseDrain);
+            Duration.ofSeconds(20), Duration.ofSeconds(90), System::nanoTime, peerCloseDrain,
+            metrics);
         ServerLeaseConfigurer configurer = leases;
         ServerSetup setup = new ServerSetup(payloadDecoder == PayloadDecoder.COPY ? copying(acceptor) : acceptor,
             configurer == null ? null : configurer::configure);

@@ -154,6 +154,19 @@ public final class LeastLoadedBalancer implements RSocket {
         return out;
     }
 
+    /**
+     * Each target's key with its availability now: what is left of its lease (or 1.0 without leases), 0.0 when it
+     * is not connected or draining. In the order the targets were added.
+     */
+    public synchronized Map<String, Double> availabilityByTarget() {
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (TargetSocket s : targets.values()) {
+            Connection c = s.connection();
+            out.put(s.target.key(), usable(c) ? c.availability() : 0.0);
+        }
+        return out;
+    }
+
     /** The connection the next request goes to, or null when none is usable. */
     Connection select() {
         TargetSocket[] live = connected;

@@ -3,9 +3,12 @@ package dev.sluice.core.internal.connection;
 import dev.sluice.core.Limits;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RequestType;
+import dev.sluice.core.ResponderMetrics;
 import dev.sluice.core.exceptions.RejectedException;
 import dev.sluice.core.internal.lease.ConnectionLeases;
 import dev.sluice.core.internal.lease.ResponderObserver;
+import dev.sluice.core.internal.metrics.BothObservers;
+import dev.sluice.core.internal.metrics.RequestMetering;
 import dev.sluice.core.internal.stream.Errors;
 import dev.sluice.core.internal.stream.Frames;
 import dev.sluice.core.internal.stream.Responders;
@@ -236,9 +239,13 @@ final class InboundFrames implements FrameReader.Handler {
             return; // the spec: a request on a stream id in use is ignored
         }
         boolean fnf = type == FrameType.REQUEST_FNF;
+        RequestMetering metering = connection.metering();
         if (connection.closing()) {
             if (!fnf) {
                 streams.writeError(streamId, ErrorCodes.REJECTED, "connection is closing");
+            }
+            if (metering != null) {
+                metering.rejected(RequestType.fromFrameType(type), ResponderMetrics.CONNECTION_CLOSING);
             }
             return;
         }
@@ -246,6 +253,9 @@ final class InboundFrames implements FrameReader.Handler {
             if (!fnf) {
                 streams.writeError(streamId, ErrorCodes.REJECTED, "too many active streams: limit maxActiveStreams="
                     + config.maxActiveStreams() + " reached");
+            }
+            if (metering != null) {
+                metering.rejected(RequestType.fromFrameType(type), ResponderMetrics.TOO_MANY_STREAMS);
             }
             return;
         }
@@ -259,8 +269,14 @@ final class InboundFrames implements FrameReader.Handler {
                 if (!fnf) {
                     streams.writeError(streamId, ErrorCodes.REJECTED, leases.lastRejection());
                 }
+                if (metering != null) {
+                    metering.rejected(requestType, leases.lastRejection());
+                }
                 return;
             }
+        }
+        if (metering != null) {
+            obs = BothObservers.of(obs, metering.admit(RequestType.fromFrameType(type)));
         }
         if ((flags & FrameFlags.FOLLOWS) != 0) {
             Reassembly r = new Reassembly(type, initialN, flags, config.maxInboundPayloadSize(), obs);

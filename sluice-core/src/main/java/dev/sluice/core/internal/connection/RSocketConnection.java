@@ -11,6 +11,7 @@ import dev.sluice.core.exceptions.RSocketErrorException;
 import dev.sluice.core.exceptions.RejectedException;
 import dev.sluice.core.internal.keepalive.KeepAlive;
 import dev.sluice.core.internal.lease.ConnectionLeases;
+import dev.sluice.core.internal.metrics.RequestMetering;
 import dev.sluice.core.internal.stream.Errors;
 import dev.sluice.core.transport.DuplexConnection;
 import dev.sluice.core.transport.FrameHandler;
@@ -78,6 +79,8 @@ public final class RSocketConnection implements FrameHandler, KeepAlive.Peer, Co
     private RSocket handler;
     /** Null when leasing was not negotiated on this connection. */
     private volatile ConnectionLeases leases;
+    /** The responder's metrics once the connection is open; null without. Event loop only. */
+    private RequestMetering metering;
     private KeepAlive keepAlive;
     /** Client: the server has shown it accepted our SETUP (see onFrame); servers never read it. */
     private boolean established;
@@ -122,9 +125,10 @@ public final class RSocketConnection implements FrameHandler, KeepAlive.Peer, Co
         setupFrame.release();
         c.writer.end();
         c.startKeepAlive(config.keepAliveInterval(), config.keepAliveMaxLifetime());
+        c.startMetering();
         if (leases != null) {
             c.leases = new ConnectionLeases(leases.apply(c.rtt(), c.scheduler()), config.nanoClock(), strict, c,
-                c.streams::execute);
+                c.streams::execute, c.metering);
         }
         transport.start(c);
         return c;
@@ -165,9 +169,10 @@ public final class RSocketConnection implements FrameHandler, KeepAlive.Peer, Co
         handler = responder;
         state = OPEN;
         startKeepAlive(keepAliveInterval, maxLifetime);
+        startMetering();
         if (leaseFactory != null) {
             leases = new ConnectionLeases(leaseFactory.apply(scheduler()), config.nanoClock(), false, this,
-                streams::execute);
+                streams::execute, metering);
         }
         boolean burst = inReadBurst;
         inReadBurst = true;
@@ -287,6 +292,17 @@ public final class RSocketConnection implements FrameHandler, KeepAlive.Peer, Co
 
     ConnectionLeases leases() {
         return leases;
+    }
+
+    /** The responder's metrics, or null. Event loop only. */
+    RequestMetering metering() {
+        return metering;
+    }
+
+    private void startMetering() {
+        if (config.metrics() != null) {
+            metering = new RequestMetering(config.metrics().get(), config.nanoClock());
+        }
     }
 
     KeepAlive keepAlive() {
@@ -416,6 +432,9 @@ public final class RSocketConnection implements FrameHandler, KeepAlive.Peer, Co
         streams.closeAll(cause);
         if (leases != null) {
             leases.close();
+        }
+        if (metering != null) {
+            metering.close();
         }
         rtt.tryEmitComplete();
         closed.tryEmitEmpty();

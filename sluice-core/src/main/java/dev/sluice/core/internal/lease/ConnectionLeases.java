@@ -4,6 +4,7 @@ import dev.sluice.core.Lease;
 import dev.sluice.core.Leases;
 import dev.sluice.core.RequestType;
 import dev.sluice.core.StatsRecorder;
+import dev.sluice.core.internal.metrics.RequestMetering;
 import io.netty.buffer.ByteBuf;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -36,24 +37,31 @@ public final class ConnectionLeases {
     private final boolean strict;
     private final StatsRecorder<Object> stats;
     private final Disposable sender;
+    private final RequestMetering metering;
     private String lastRejection;
 
     /**
      * Starts sending this side's leases: each one the {@code leases} publisher emits is handed to {@code send} on
      * the event loop (through {@code onLoop}).
      *
-     * @param strict a request of this side without a lease permit fails locally instead of being sent
+     * @param strict   a request of this side without a lease permit fails locally instead of being sent
+     * @param metering hears of the leases sent and how they were used; null when nobody listens
      */
     @SuppressWarnings("unchecked")
     public ConnectionLeases(Leases leases, LongSupplier clock, boolean strict, Sender send,
-                            Consumer<Runnable> onLoop) {
+                            Consumer<Runnable> onLoop, RequestMetering metering) {
         this.clock = clock;
         this.strict = strict;
         this.stats = (StatsRecorder<Object>) leases.stats();
+        this.metering = metering;
         this.sender = leases.leases().subscribe(
             lease -> onLoop.accept(() -> {
                 if (send.sendLease(lease)) {
+                    endLease();
                     responder.onLeaseSent(clock.getAsLong(), lease.ttlMillis(), lease.allowedRequests());
+                    if (metering != null) {
+                        metering.leaseSent(lease.allowedRequests());
+                    }
                 }
             }),
             e -> log.warn("lease sender failed; no more leases will be sent", e));
@@ -108,9 +116,17 @@ public final class ConnectionLeases {
         return lastRejection;
     }
 
+    /** Reports how the lease that is about to be replaced (or the last one, at close) was used. */
+    private void endLease() {
+        if (metering != null && responder.leased()) {
+            metering.leaseEnded(responder.usedPermits(), responder.unusedPermits());
+        }
+    }
+
     /** The connection closed: no more leases are sent, and the recorder hears of it. */
     public void close() {
         sender.dispose();
+        endLease();
         if (stats != null) {
             try {
                 stats.onConnectionClosed();

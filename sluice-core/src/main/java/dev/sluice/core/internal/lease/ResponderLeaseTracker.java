@@ -13,6 +13,7 @@ public final class ResponderLeaseTracker {
 
     private boolean sent;
     private long expiresAtNanos;
+    private int allowed;
     private int remaining;
     private long accepted;
     private long rejected;
@@ -21,7 +22,23 @@ public final class ResponderLeaseTracker {
     public void onLeaseSent(long nowNanos, int ttlMillis, int allowedRequests) {
         sent = true;
         expiresAtNanos = nowNanos + ttlMillis * 1_000_000L;
+        allowed = allowedRequests;
         remaining = allowedRequests;
+    }
+
+    /** Whether a lease went out (and so {@link #usedPermits} and {@link #unusedPermits} describe it). */
+    public boolean leased() {
+        return sent;
+    }
+
+    /** Permits of the current (or last) lease that admitted a request. */
+    public int usedPermits() {
+        return allowed - remaining;
+    }
+
+    /** Permits of the current (or last) lease not used (yet, or ever once it expired). */
+    public int unusedPermits() {
+        return remaining;
     }
 
     /**

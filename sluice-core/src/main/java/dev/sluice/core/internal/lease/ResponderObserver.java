@@ -26,4 +26,12 @@ public interface ResponderObserver {
 
     /** The response on {@code streamId} ended with {@code signal}. */
     void onTerminated(int streamId, int signal);
+
+    /**
+     * The response on {@code streamId} failed with {@code error}: called just before
+     * {@code onTerminated(streamId, ERROR)} when the responder's own answer failed (not when the requester's
+     * stream sent an ERROR).
+     */
+    default void onError(int streamId, Throwable error) {
+    }
 }

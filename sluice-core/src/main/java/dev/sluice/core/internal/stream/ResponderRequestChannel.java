@@ -101,7 +101,7 @@ public final class ResponderRequestChannel extends LoopSubscriber implements Str
         // ERROR ends both directions.
         host.writeError(streamId, Errors.streamCode(t), Errors.message(t));
         inbound.terminate(t);
-        finish(ResponderObserver.ERROR);
+        finish(ResponderObserver.ERROR, t);
     }
 
     @Override
@@ -184,8 +184,16 @@ public final class ResponderRequestChannel extends LoopSubscriber implements Str
     }
 
     private void finish(int signal) {
+        finish(signal, null);
+    }
+
+    /** @param error the handler's failure when {@code signal} is ERROR because of it, else null */
+    private void finish(int signal, Throwable error) {
         if (host.remove(streamId, this)) {
             signal(signal);
+            if (error != null) {
+                observer.onError(streamId, error);
+            }
             observer.onTerminated(streamId, signal);
         }
     }

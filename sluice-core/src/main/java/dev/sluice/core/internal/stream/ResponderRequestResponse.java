@@ -137,6 +137,7 @@ public final class ResponderRequestResponse extends LoopSubscriber implements St
     private static void fail(StreamHost host, int streamId, Throwable t, ResponderObserver observer) {
         observer.onFirstSignal(streamId, ResponderObserver.ERROR);
         host.writeError(streamId, Errors.streamCode(t), Errors.message(t));
+        observer.onError(streamId, t);
         observer.onTerminated(streamId, ResponderObserver.ERROR);
     }
 }

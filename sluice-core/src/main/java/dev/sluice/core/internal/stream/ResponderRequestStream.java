@@ -66,6 +66,7 @@ public final class ResponderRequestStream extends LoopSubscriber implements Stre
     protected void handleError(Throwable t) {
         if (!isOutboundClosed(StreamState.markOutboundDone(STATE, this))) {
             host.writeError(streamId, Errors.streamCode(t), Errors.message(t));
+            observer.onError(streamId, t);
             terminate(ResponderObserver.ERROR);
         }
     }

@@ -11,7 +11,9 @@ import dev.sluice.frame.FrameValidator;
 import dev.sluice.frame.PayloadFrame;
 import dev.sluice.frame.PayloadSection;
 import dev.sluice.frame.RequestChannelFrame;
+import dev.sluice.frame.RequestFnfFrame;
 import dev.sluice.frame.RequestNFrame;
+import dev.sluice.frame.RequestResponseFrame;
 import dev.sluice.frame.RequestStreamFrame;
 import dev.sluice.frame.SetupFrame;
 import io.netty.buffer.ByteBuf;
@@ -37,6 +39,18 @@ final class PeerFrames {
     static ByteBuf setup() {
         ByteBuf out = buffer();
         SetupFrame.encode(out, false, 60_000, 300_000, null, MIME, MIME, null, null);
+        return out;
+    }
+
+    static ByteBuf requestResponse(int streamId, String data) {
+        ByteBuf out = buffer();
+        RequestResponseFrame.encode(out, streamId, false, null, utf8(data));
+        return out;
+    }
+
+    static ByteBuf fireAndForget(int streamId, String data) {
+        ByteBuf out = buffer();
+        RequestFnfFrame.encode(out, streamId, false, null, utf8(data));
         return out;
     }
 

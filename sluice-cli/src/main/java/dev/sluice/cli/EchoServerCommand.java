@@ -13,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -52,6 +53,9 @@ final class EchoServerCommand implements Callable<Integer> {
         description = "how long each lease lasts, and how often a new one is sent (default: ${DEFAULT-VALUE})")
     Duration leaseTtl;
 
+    @Mixin
+    MetricsOptions metrics = new MetricsOptions();
+
     LeaseLog leaseLog;
 
     @Spec
@@ -89,11 +93,20 @@ final class EchoServerCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        CloseableServer running = server.bind(transport).block();
-        log.info("echo-server listening on {} ({}, backlog {}, mtu {}, leases {}; RPC service sluice.echo.v1.Echo)",
-            running.address(),
+        metrics.start("echo-server");
+        CloseableServer running;
+        try {
+            running = metrics.apply(server).bind(transport).block();
+        } catch (RuntimeException e) {
+            metrics.close();
+            throw e;
+        }
+        metrics.closeWhen(running.onClose());
+        log.info("echo-server listening on {} ({}, backlog {}, mtu {}, leases {}, metrics {}; RPC service"
+            + " sluice.echo.v1.Echo)", running.address(),
             transport.epoll() ? "epoll" : "nio", transport.backlog(), mtu == 0 ? "off" : mtu,
-            leaseLog == null ? "off" : leaseAllowed + " requests / " + leaseTtl.toMillis() + " ms");
+            leaseLog == null ? "off" : leaseAllowed + " requests / " + leaseTtl.toMillis() + " ms",
+            metrics.describe());
         return running;
     }
 

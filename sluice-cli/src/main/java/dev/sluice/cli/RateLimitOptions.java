@@ -15,6 +15,7 @@ import io.lettuce.core.RedisURI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Option;
@@ -81,6 +82,9 @@ public final class RateLimitOptions implements AutoCloseable {
             + " (default: ${DEFAULT-VALUE}, the limiter's)")
     FailurePolicy redisFailure;
 
+    /** What each gate is wrapped in before use: counting its decisions when metrics are on. */
+    private UnaryOperator<RequestGate> observe = UnaryOperator.identity();
+
     /** Written by protect(), cleared by close(), which may run on another thread. */
     private volatile RedisRateLimiter redisLimiter;
 
@@ -107,6 +111,12 @@ public final class RateLimitOptions implements AutoCloseable {
     /** Whether a limit was asked for. */
     public boolean enabled() {
         return rate != null;
+    }
+
+    /** Makes {@link #protect} wrap each gate in {@code observe} (for example to count its decisions). */
+    public RateLimitOptions observeGates(UnaryOperator<RequestGate> observe) {
+        this.observe = observe;
+        return this;
     }
 
     /**
@@ -136,11 +146,11 @@ public final class RateLimitOptions implements AutoCloseable {
         }
         if (key.equals(GLOBAL_KEY)) {
             RateLimiter limiter = RateLimiter.create(perSecond, burst);
-            RateLimitGate gate = RateLimitGate.of(limiter, maxWait);
+            RequestGate gate = observe.apply(RateLimitGate.of(limiter, maxWait));
             return RequestGate.protect(acceptor, c -> gate);
         }
         KeyedRateLimiter<String> limiter = KeyedRateLimiter.<String>builder(perSecond, burst).build();
-        return RequestGate.protect(acceptor, c -> RateLimitGate.of(limiter, keys.apply(c), maxWait));
+        return RequestGate.protect(acceptor, c -> observe.apply(RateLimitGate.of(limiter, keys.apply(c), maxWait)));
     }
 
     /** Closes the connection to Redis, if {@code --redis} opened one. Idempotent; may block for a few seconds. */
@@ -210,7 +220,8 @@ public final class RateLimitOptions implements AutoCloseable {
                 FailurePolicyConverter.name(redisFailure));
         }
         redisLimiter = limiter;
-        return RequestGate.protect(acceptor, c -> RedisRateLimitGate.of(limiter, keys.apply(c), maxWait));
+        return RequestGate.protect(acceptor,
+            c -> observe.apply(RedisRateLimitGate.of(limiter, keys.apply(c), maxWait)));
     }
 
     /** Parses {@code 425/s}, {@code 100/ms}, {@code 6000/m} or a plain number (per second). */

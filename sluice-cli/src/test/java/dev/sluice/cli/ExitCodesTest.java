@@ -97,9 +97,13 @@ class ExitCodesTest {
             {"server", 0, new String[] {"--version"}},
             {"server", 1, new String[] {"--address", busyAt}},
             {"server", 2, new String[] {"--drain-timeout", "-1s"}},
+            {"server", 1, new String[] {"--address", "127.0.0.1:0", "--metrics-address", busyAt}},
+            {"server", 2, new String[] {"--metrics-address", "nowhere"}},
             {"proxy", 0, new String[] {"--version"}},
             {"proxy", 1, new String[] {"--address", busyAt, "--servers", refused}},
             {"proxy", 2, new String[] {"--servers", refused, "--drain-timeout", "soon"}},
+            {"proxy", 1, new String[] {"--address", "127.0.0.1:0", "--servers", refused, "--metrics-address",
+                busyAt}},
             {"echo-server", 0, new String[] {"--version"}},
             {"echo-server", 1, new String[] {"--address", busyAt}},
             {"echo-server", 2, new String[] {"--mtu", "many"}},
@@ -136,6 +140,14 @@ class ExitCodesTest {
             .containsExactlyInAnyOrderElementsOf(Main.commandLine().getSubcommands().keySet().stream()
                 .filter(c -> !c.equals("help")).toList());
         seen.forEach((command, codes) -> assertThat(codes).as(command).contains(0, 1, 2));
+    }
+
+    @Test
+    void aMetricsAddressInUseIsNamed() {
+        String out = CliRun.run("echo-server", "--address", "127.0.0.1:0", "--metrics-address",
+            "127.0.0.1:" + busy.getLocalPort());
+        assertThat(out).isEqualTo("1|sluice echo-server: cannot serve metrics on 127.0.0.1:" + busy.getLocalPort()
+            + ": address already in use\n");
     }
 
     @Test

@@ -1,12 +1,15 @@
 package dev.sluice.cli.files;
 
 import dev.sluice.cli.HostPort;
+import dev.sluice.cli.MetricsOptions;
 import dev.sluice.cli.files.internal.FileService;
 import dev.sluice.cli.files.internal.ServedDirectory;
 import dev.sluice.cli.files.internal.TransferListener;
+import dev.sluice.cli.files.internal.TransferMeters;
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.RSocketServer;
 import dev.sluice.files.FileIoScheduler;
+import dev.sluice.micrometer.SluiceMetrics;
 import dev.sluice.transport.netty.TcpServerTransport;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -58,21 +62,32 @@ public final class FileServerCommand implements Callable<Integer> {
     /** Runs the blocking file work; tests may replace it before {@link #start()}. */
     Scheduler scheduler = FileIoScheduler.shared();
 
+    @Mixin
+    MetricsOptions metrics = new MetricsOptions();
+
     @Spec
     CommandSpec spec;
 
     /** Validates the options and starts the server; the caller owns the returned server. */
     public CloseableServer start() {
         ServedDirectory served = servedDirectory();
-        RSocketServer server = RSocketServer.create(FileService.acceptor(served, fsync, scheduler, listener));
+        SluiceMetrics meters = metrics.start("file-server");
+        TransferListener heard = meters == null ? listener : new TransferMeters(listener, meters.registry());
+        RSocketServer server = RSocketServer.create(FileService.acceptor(served, fsync, scheduler, heard));
+        CloseableServer running;
         try {
             server.fragment(mtu);
+            running = metrics.apply(server).bind(TcpServerTransport.create(address.toAddress())).block();
         } catch (IllegalArgumentException e) {
+            metrics.close();
             throw new ParameterException(spec.commandLine(), e.getMessage());
+        } catch (RuntimeException e) {
+            metrics.close();
+            throw e;
         }
-        CloseableServer running = server.bind(TcpServerTransport.create(address.toAddress())).block();
-        log.info("file-server listening on {}, serving {} (mtu {}, fsync {})", running.address(), served.root(),
-            mtu == 0 ? "off" : mtu, fsync ? "on" : "off");
+        metrics.closeWhen(running.onClose());
+        log.info("file-server listening on {}, serving {} (mtu {}, fsync {}, metrics {})", running.address(),
+            served.root(), mtu == 0 ? "off" : mtu, fsync ? "on" : "off", metrics.describe());
         return running;
     }
 

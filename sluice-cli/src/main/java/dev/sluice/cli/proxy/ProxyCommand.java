@@ -2,6 +2,7 @@ package dev.sluice.cli.proxy;
 
 import dev.sluice.cli.DurationConverter;
 import dev.sluice.cli.HostPort;
+import dev.sluice.cli.MetricsOptions;
 import dev.sluice.cli.RateLimitOptions;
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.RSocketConnector;
@@ -9,6 +10,7 @@ import dev.sluice.core.RSocketServer;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.loadbalance.LeastLoadedBalancer;
 import dev.sluice.loadbalance.Target;
+import dev.sluice.micrometer.SluiceMetrics;
 import dev.sluice.transport.netty.TcpClientTransport;
 import dev.sluice.transport.netty.TcpServerTransport;
 import java.time.Duration;
@@ -52,6 +54,9 @@ public final class ProxyCommand implements Callable<Integer> {
     @Mixin
     RateLimitOptions rateLimit = new RateLimitOptions();
 
+    @Mixin
+    MetricsOptions metrics = new MetricsOptions();
+
     @Spec
     CommandSpec spec;
 
@@ -77,38 +82,51 @@ public final class ProxyCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--drain-timeout must be >= 0, got " + drainTimeout.toMillis()
                     + "ms");
             }
+            SluiceMetrics meters = metrics.start("proxy");
+            if (meters != null) {
+                rateLimit.observeGates(meters::gate);
+            }
             // Reads the balancer when a client connects: it exists by then (it is built before binding).
             acceptor = rateLimit.protect((setup, sendingSocket) -> Mono.just(balancer));
         } catch (IllegalArgumentException e) {
+            metrics.close();
             if (spec == null) {
                 throw e;
             }
             throw new ParameterException(spec.commandLine(), e.getMessage());
+        } catch (RuntimeException e) {
+            metrics.close();
+            throw e;
         }
         List<Target> targets = new ArrayList<>();
         for (HostPort s : servers) {
             targets.add(new Target(s.toString(), TcpClientTransport.create(s.host(), s.port())));
         }
         balancer = LeastLoadedBalancer.builder(RSocketConnector.create().lease()).build(targets);
+        Disposable gauges = metrics.watch(balancer);
         CloseableServer server;
         try {
-            server = RSocketServer.create(acceptor)
+            server = metrics.apply(RSocketServer.create(acceptor))
                 .bind(TcpServerTransport.create(address.toAddress())).block();
         } catch (RuntimeException e) {
+            gauges.dispose();
             balancer.dispose();
             rateLimit.close();
+            metrics.close();
             throw e;
         }
         server.onClose().subscribe(null, e -> balancer.dispose(), balancer::dispose);
+        server.onClose().subscribe(null, e -> gauges.dispose(), gauges::dispose);
         rateLimit.closeWhen(server.onClose());
+        metrics.closeWhen(server.onClose());
         return server;
     }
 
     @Override
     public Integer call() {
         CloseableServer running = start();
-        log.info("proxy listening on {}, balancing over {}: rate limit {}, drain timeout {} ms", running.address(),
-            servers, rateLimit.describe(), drainTimeout.toMillis());
+        log.info("proxy listening on {}, balancing over {}: rate limit {}, drain timeout {} ms, metrics {}",
+            running.address(), servers, rateLimit.describe(), drainTimeout.toMillis(), metrics.describe());
         List<String> last = new ArrayList<>();
         Disposable watch = Flux.interval(Duration.ofSeconds(1)).subscribe(t -> {
             List<String> now = balancer.connectedTargets();

@@ -2,12 +2,14 @@ package dev.sluice.cli.server;
 
 import dev.sluice.cli.DurationConverter;
 import dev.sluice.cli.HostPort;
+import dev.sluice.cli.MetricsOptions;
 import dev.sluice.cli.RateLimitOptions;
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.Lease;
 import dev.sluice.core.Leases;
 import dev.sluice.core.RSocketServer;
 import dev.sluice.core.SocketAcceptor;
+import dev.sluice.micrometer.SluiceMetrics;
 import dev.sluice.transport.netty.TcpServerTransport;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -57,6 +59,9 @@ public final class ServerCommand implements Callable<Integer> {
     Duration drainTimeout = Duration.ofSeconds(5);
 
     @Mixin
+    MetricsOptions metrics = new MetricsOptions();
+
+    @Mixin
     RateLimitOptions rateLimit = new RateLimitOptions();
 
     @Spec
@@ -103,6 +108,10 @@ public final class ServerCommand implements Callable<Integer> {
         }
         stats = new ServerStats();
         SaturableService service = new SaturableService(delays, address.toString(), System::nanoTime);
+        SluiceMetrics meters = metrics.start("server");
+        if (meters != null) {
+            rateLimit.observeGates(meters::gate);
+        }
         SocketAcceptor acceptor;
         try {
             acceptor = rateLimit.protect(SocketAcceptor.with(service));
@@ -111,12 +120,16 @@ public final class ServerCommand implements Callable<Integer> {
                 acceptor = CountingRSocket.counting(acceptor, stats);
             }
         } catch (IllegalArgumentException e) {
+            metrics.close();
             if (spec == null) {
                 throw e;
             }
             throw new ParameterException(spec.commandLine(), e.getMessage());
+        } catch (RuntimeException e) {
+            metrics.close();
+            throw e;
         }
-        RSocketServer server = RSocketServer.create(acceptor);
+        RSocketServer server = metrics.apply(RSocketServer.create(acceptor));
         if (leaseAllowed != null) {
             int allowed = leaseAllowed;
             Duration ttl = leaseTtl;
@@ -132,9 +145,11 @@ public final class ServerCommand implements Callable<Integer> {
             running = server.bind(TcpServerTransport.create(address.toAddress())).block();
         } catch (RuntimeException e) {
             rateLimit.close();
+            metrics.close();
             throw e;
         }
         rateLimit.closeWhen(running.onClose());
+        metrics.closeWhen(running.onClose());
         InetSocketAddress bound = (InetSocketAddress) running.address();
         service.answerWith(bound.getHostString() + ":" + bound.getPort());
         return running;
@@ -143,9 +158,10 @@ public final class ServerCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CloseableServer running = start();
-        log.info("server listening on {}: leases {}, rate limit {}, concurrency delay '{}', drain timeout {} ms",
-            running.address(), leaseAllowed == null ? "off" : leaseAllowed + " requests / " + leaseTtl.toMillis()
-                + " ms", rateLimit.describe(), concurrencyDelay, drainTimeout.toMillis());
+        log.info("server listening on {}: leases {}, rate limit {}, concurrency delay '{}', drain timeout {} ms,"
+            + " metrics {}", running.address(), leaseAllowed == null ? "off" : leaseAllowed + " requests / "
+                + leaseTtl.toMillis() + " ms", rateLimit.describe(), concurrencyDelay, drainTimeout.toMillis(),
+            metrics.describe());
         Flux.interval(Duration.ofSeconds(1)).subscribe(t -> log.info(stats.sinceLastCall()));
         Duration drain = drainTimeout;
         Runtime.getRuntime().addShutdownHook(new Thread(() ->

@@ -91,6 +91,7 @@ public final class Bench {
         String throughput = BenchReport.throughputTable(results);
         String ratios = BenchReport.ratioTable(results);
         String rpcRatios = BenchReport.rpcRatioTable(results);
+        String metricsRatios = BenchReport.metricsRatioTable(results);
         List<CellResult> all = new ArrayList<>(results);
         all.addAll(paced);
         String problems = BenchReport.problems(all);
@@ -106,6 +107,11 @@ public final class Bench {
             out.println();
             out.println("Sluice RPC / peer (medians)");
             out.print(rpcRatios);
+        }
+        if (!metricsRatios.isEmpty()) {
+            out.println();
+            out.println("Sluice with metrics / without (medians)");
+            out.print(metricsRatios);
         }
         if (!paced.isEmpty()) {
             out.println();
@@ -125,6 +131,8 @@ public final class Bench {
                 + ratios)
             + (rpcRatios.isEmpty() ? "" : "\nSluice RPC's median over grpc-java's with the same `.proto`, and over raw"
                 + " Sluice's on the same cell, against the issue's targets:\n\n" + rpcRatios)
+            + (metricsRatios.isEmpty() ? "" : "\nSluice with metrics on (`sluice-micrometer`, a Prometheus registry)"
+                + " over Sluice without, on the same cell:\n\n" + metricsRatios)
             + (problems.isEmpty() ? "" : "\nProblems seen in this run:\n\n" + problems);
         MarkdownSections.write(o.out(), "Benchmarks", SECTION_THROUGHPUT, body);
         if (!paced.isEmpty()) {

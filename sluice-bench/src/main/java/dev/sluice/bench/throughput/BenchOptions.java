@@ -58,7 +58,8 @@ record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integ
 
         @Option(names = "--impl", paramLabel = "LIST", hideParamSyntax = true, split = ",",
             description = "sluice,rsocket-java,grpc-java,netty-floor (the default); the RPC cells are sluice-rpc and"
-                + " grpc-proto (the same .proto on Sluice RPC and on grpc-java), with sluice for the RPC layer's cost")
+                + " grpc-proto (the same .proto on Sluice RPC and on grpc-java), with sluice for the RPC layer's cost;"
+                + " sluice-metrics is Sluice's server with metrics on, with sluice for their cost")
         List<String> impls = new ArrayList<>(List.of("sluice", "rsocket-java", "grpc-java", "netty-floor"));
 
         @Option(names = "--interaction", paramLabel = "LIST", hideParamSyntax = true, split = ",",

@@ -34,6 +34,8 @@ final class BenchReport {
 
     /** The RPC cells' share of raw Sluice on the same cell that the RPC layer must keep at least. */
     static final double RPC_SHARE_OF_RAW = 0.75;
+    /** Metrics may cost at most 5% of any cell. */
+    static final double METRICS_SHARE_OF_RAW = 0.95;
 
     /** Messages per second, short: {@code 3.47 M}, {@code 0.093 M}. */
     static String rate(double perSecond) {
@@ -98,7 +100,14 @@ final class BenchReport {
     /** Sluice's median over each transport peer's, with the target and whether the run met it. */
     static String ratioTable(List<CellResult> results) {
         return ratioTable(results, Impl.SLUICE, implsIn(results).stream()
-            .filter(i -> i != Impl.SLUICE && i != Impl.SLUICE_RPC && i != Impl.GRPC_PROTO).toList());
+            .filter(i -> i != Impl.SLUICE && i != Impl.SLUICE_RPC && i != Impl.GRPC_PROTO
+                && i != Impl.SLUICE_METRICS).toList());
+    }
+
+    /** Sluice with metrics on over Sluice without, on the same cell: what metrics cost. */
+    static String metricsRatioTable(List<CellResult> results) {
+        return ratioTable(results, Impl.SLUICE_METRICS, implsIn(results).contains(Impl.SLUICE)
+            ? List.of(Impl.SLUICE) : List.of());
     }
 
     /** Sluice RPC's median over grpc-java's with the same {@code .proto}, and over raw Sluice's on the same cell. */
@@ -143,6 +152,10 @@ final class BenchReport {
         double ratio = ours.summary().median() / peer.summary().median();
         if (p == Impl.NETTY_FLOOR) {
             return String.format(Locale.ROOT, "%.0f%%", ratio * 100);
+        }
+        if (ours.cell().impl() == Impl.SLUICE_METRICS && p == Impl.SLUICE) {
+            return String.format(Locale.ROOT, "%.1f%% (target ≥ %.0f%%: %s)", ratio * 100,
+                METRICS_SHARE_OF_RAW * 100, ratio >= METRICS_SHARE_OF_RAW ? "met" : "NOT met");
         }
         if (ours.cell().impl() == Impl.SLUICE_RPC && p == Impl.SLUICE) {
             return String.format(Locale.ROOT, "%.0f%% (target ≥ %.0f%%: %s)", ratio * 100, RPC_SHARE_OF_RAW * 100,

@@ -16,6 +16,8 @@ import java.util.stream.Collectors;
 /** The implementations a throughput run compares: their server and client mains and what they implement. */
 enum Impl {
     SLUICE("sluice", "Sluice", SluiceServer.class, SluiceClient.class, EnumSet.allOf(Interaction.class)),
+    SLUICE_METRICS("sluice-metrics", "Sluice + metrics", SluiceMetricsServer.class, SluiceClient.class,
+        EnumSet.allOf(Interaction.class)),
     RSOCKET_JAVA("rsocket-java", "rsocket-java", RSocketJavaServer.class, RSocketJavaClient.class,
         EnumSet.allOf(Interaction.class)),
     GRPC_JAVA("grpc-java", "grpc-java", GrpcServer.class, GrpcClient.class,

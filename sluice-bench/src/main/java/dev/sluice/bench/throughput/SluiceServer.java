@@ -32,11 +32,16 @@ public final class SluiceServer {
     }
 
     private static int start(ChildOptions options) {
+        return start(options, RSocketServer.create());
+    }
+
+    /** Serves the benchmark's handler with {@code server}'s settings; returns the port. */
+    static int start(ChildOptions options, RSocketServer server) {
         RSocket handler = new Handler(Payloads.template(options.size()));
-        CloseableServer server = RSocketServer.create(SocketAcceptor.with(handler))
+        CloseableServer running = server.acceptor(SocketAcceptor.with(handler))
             .bind(TcpServerTransport.create(options.host(), options.port()))
             .block(Duration.ofSeconds(30));
-        return server.port();
+        return running.port();
     }
 
     /** Thread-safe: the template is only ever duplicated, never read through its own indexes. */

@@ -43,8 +43,8 @@ class BenchOptionsTest {
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--latency-rates", "50"}))
             .hasMessage("--latency-rates needs --latency");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--impl", "tars"}))
-            .hasMessage("unknown implementation 'tars': expected one of sluice, rsocket-java, grpc-java, sluice-rpc,"
-                + " grpc-proto, netty-floor");
+            .hasMessage("unknown implementation 'tars': expected one of sluice, sluice-metrics, rsocket-java,"
+                + " grpc-java, sluice-rpc, grpc-proto, netty-floor");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--latency", "--latency-rates", "0"}))
             .hasMessage("--latency-rates values must be in [1, 100], got 0");
     }

@@ -15,6 +15,7 @@ import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import reactor.core.publisher.Mono;
 
 /**
@@ -41,9 +42,15 @@ final class BenchConnection implements DuplexConnection {
      * use even stream ids).
      */
     static BenchConnection connect(Function<Connection, RSocket> responder) {
+        return connect(responder, UnaryOperator.identity());
+    }
+
+    /** As {@link #connect(Function)}, with the connector's settings changed by {@code configure} first. */
+    static BenchConnection connect(Function<Connection, RSocket> responder,
+                                   UnaryOperator<RSocketConnector> configure) {
         BenchConnection transport = new BenchConnection();
         // Keep-alive far longer than a trial, so that no KEEPALIVE frame lands among the measured ones.
-        CompletableFuture<Connection> connected = RSocketConnector.create()
+        CompletableFuture<Connection> connected = configure.apply(RSocketConnector.create())
             .keepAlive(Duration.ofSeconds(60), Duration.ofSeconds(300))
             .responder(responder)
             .connect(() -> Mono.just(transport))

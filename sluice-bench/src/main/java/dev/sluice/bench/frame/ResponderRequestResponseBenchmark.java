@@ -4,6 +4,9 @@ import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
 import dev.sluice.core.transport.FrameHandler;
 import dev.sluice.frame.RequestResponseFrame;
+import dev.sluice.micrometer.SluiceMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +30,8 @@ import reactor.core.publisher.Mono;
  * validated and dispatched to the handler, whose {@code Mono.just} answer is encoded as PAYLOAD(N|C) into the
  * batch, the stream is removed, and every {@value #PER_FLUSH} requests the batch is flushed (a read burst's end).
  * Run with {@code -prof gc}: {@code gc.alloc.rate.norm} is bytes allocated per request (the stream's state and
- * the handler's {@code Mono} are per request by nature; the frames are not).
+ * the handler's {@code Mono} are per request by nature; the frames are not). {@code metrics=true} records every
+ * request with {@code sluice-micrometer} in a Prometheus registry: the difference is what metrics cost.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -42,6 +46,9 @@ public class ResponderRequestResponseBenchmark {
 
     @Param({"4", "140"})
     int payloadSize;
+
+    @Param({"false", "true"})
+    boolean metrics;
 
     private BenchConnection transport;
     private FrameHandler inbound;
@@ -59,7 +66,8 @@ public class ResponderRequestResponseBenchmark {
                 payload.release();
                 return Mono.just(Payload.create(template.retainedDuplicate()));
             }
-        });
+        }, connector -> metrics ? connector.metrics(SluiceMetrics.create(
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).responders()) : connector);
         inbound = transport.inbound();
         transport.runPendingTasks();
         template = PooledByteBufAllocator.DEFAULT.directBuffer(payloadSize).writeZero(payloadSize);

@@ -331,13 +331,17 @@ final class InboundFrames implements FrameReader.Handler {
     }
 
     private void fragmentRefused(int streamId, Reassembly r, String problem) {
-        streams.dropReassembly(streamId);
-        Stream st = streams.get(streamId);
         if (r.frameType != FrameType.PAYLOAD) {
+            streams.takeReassembly(streamId);
             if (r.frameType != FrameType.REQUEST_FNF) {
                 streams.writeError(streamId, ErrorCodes.REJECTED, problem);
             }
-        } else if (st != null) {
+            r.refuse(streamId, new RejectedException(problem));
+            return;
+        }
+        streams.dropReassembly(streamId);
+        Stream st = streams.get(streamId);
+        if (st != null) {
             // An inbound payload of an active stream: end that stream, tell the peer, keep the connection.
             streams.remove(streamId, st);
             if ((streamId & 1) == (client ? 1 : 0)) {

@@ -1,5 +1,6 @@
 package dev.sluice.core.internal.connection;
 
+import dev.sluice.core.exceptions.RejectedException;
 import dev.sluice.core.internal.lease.ResponderObserver;
 import dev.sluice.frame.FragmentAssembler;
 import dev.sluice.frame.FrameType;
@@ -64,6 +65,19 @@ final class Reassembly {
         if (frameType != FrameType.PAYLOAD) {
             observer.onFirstSignal(streamId, ResponderObserver.CANCEL);
             observer.onTerminated(streamId, ResponderObserver.CANCEL);
+        }
+    }
+
+    /**
+     * Drops the fragments of a request refused with ERROR[REJECTED] {@code why} (over the size bound), and tells
+     * its observers that the response ended with that error.
+     */
+    void refuse(int streamId, RejectedException why) {
+        release();
+        if (frameType != FrameType.PAYLOAD) {
+            observer.onFirstSignal(streamId, ResponderObserver.ERROR);
+            observer.onError(streamId, why);
+            observer.onTerminated(streamId, ResponderObserver.ERROR);
         }
     }
 

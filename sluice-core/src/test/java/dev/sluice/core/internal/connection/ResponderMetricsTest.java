@@ -10,8 +10,12 @@ import dev.sluice.core.RequestType;
 import dev.sluice.core.ResponderMetrics;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.core.exceptions.RejectedException;
+import dev.sluice.frame.PayloadFrame;
+import dev.sluice.frame.RequestResponseFrame;
+import dev.sluice.frame.SetupFrame;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -172,6 +176,25 @@ class ResponderMetricsTest {
         assertThat(metrics.responses).last().isEqualTo("REQUEST_RESPONSE CANCELED");
     }
 
+    @Test
+    void aRequestOverTheSizeBoundIsRejectedWithItsReason() {
+        ConnectionConfig small = new ConnectionConfig(0, 100, 1000, Duration.ofSeconds(60),
+            Duration.ofSeconds(300), now::get, Duration.ofSeconds(1), () -> metrics);
+        connection = RSocketConnection.server(transport, small, new ServerSetup(SocketAcceptor.with(
+            new RSocket() { }), null), Duration.ofSeconds(10));
+        transport.receive(PeerFrames.setup());
+        ByteBuf first = PooledByteBufAllocator.DEFAULT.buffer();
+        RequestResponseFrame.encode(first, 1, true, null,
+            Unpooled.wrappedBuffer(new byte[80]));
+        transport.receive(first);
+        ByteBuf last = PooledByteBufAllocator.DEFAULT.buffer();
+        PayloadFrame.encode(last, 1, false, false, true, null,
+            Unpooled.wrappedBuffer(new byte[80]));
+        transport.receive(last);
+        assertThat(metrics.responses).singleElement().asString()
+            .startsWith("REQUEST_RESPONSE REJECTED reassembled payload exceeds maxInboundPayloadSize");
+    }
+
     private RSocketConnection server(RSocket handler, Leases leases) {
         ConnectionConfig config = new ConnectionConfig(0, 1 << 20, 1000, Duration.ofSeconds(60),
             Duration.ofSeconds(300), now::get, Duration.ofSeconds(1), () -> metrics);
@@ -189,7 +212,7 @@ class ResponderMetricsTest {
 
     private static ByteBuf leasingSetup() {
         ByteBuf out = PooledByteBufAllocator.DEFAULT.buffer();
-        dev.sluice.frame.SetupFrame.encode(out, true, 60_000, 300_000, null, PeerFrames.MIME, PeerFrames.MIME,
+        SetupFrame.encode(out, true, 60_000, 300_000, null, PeerFrames.MIME, PeerFrames.MIME,
             null, null);
         return out;
     }

@@ -46,12 +46,21 @@ final class LoopCounts {
         if (--countdown > 0) {
             return false;
         }
-        long now = System.nanoTime();
-        long elapsed = now - lastSampleNanos;
-        lastSampleNanos = now;
+        sampled(System.nanoTime());
+        return true;
+    }
+
+    /** A request is timed at {@code nowNanos}: sets the stride to the next one from the rate since the last. */
+    void sampled(long nowNanos) {
+        long elapsed = nowNanos - lastSampleNanos;
+        lastSampleNanos = nowNanos;
         long wanted = elapsed <= 0 ? stride * 2 : stride * SAMPLE_INTERVAL_NANOS / elapsed;
         stride = Math.max(1, Math.min(Math.min(wanted, stride * 2), MAX_STRIDE));
         countdown = stride;
-        return true;
+    }
+
+    /** Requests from one timed request to the next. */
+    long stride() {
+        return stride;
     }
 }

@@ -13,7 +13,7 @@ interface Resolver {
 
     /**
      * Every address {@code name} has now. Must not block the caller: the lookup runs when the {@code Mono} is
-     * subscribed and answers on a thread of its own. A name without addresses fails, with a message that says why
+     * subscribed, and may answer on another thread. A name without addresses fails, with a message that says why
      * in a few words ("unknown host").
      */
     Mono<List<InetAddress>> resolveAll(String name);

@@ -202,11 +202,6 @@ public final class LeastLoadedBalancer implements RSocket {
         connected = live.toArray(NONE);
     }
 
-    /** Keys of every target in the set now, connected or not, in the order they were added. */
-    public synchronized List<String> targets() {
-        return new ArrayList<>(targets.keySet());
-    }
-
     /** Keys of the targets connected now. */
     public List<String> connectedTargets() {
         List<String> out = new ArrayList<>();

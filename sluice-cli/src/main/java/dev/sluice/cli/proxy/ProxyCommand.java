@@ -157,7 +157,7 @@ public final class ProxyCommand implements Callable<Integer> {
             if (!now.equals(last)) {
                 last.clear();
                 last.addAll(now);
-                log.info("connected servers: {} of {}", now, balancer.targets().size());
+                log.info("connected servers: {} of {}", now, balancer.availabilityByTarget().size());
             }
         });
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

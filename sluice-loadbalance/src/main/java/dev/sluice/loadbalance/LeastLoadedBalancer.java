@@ -15,6 +15,9 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.reactivestreams.Publisher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -27,6 +30,11 @@ import reactor.core.scheduler.Schedulers;
  * its lease). Ties go round-robin. When every target is at about 0 it falls back to round-robin: the responders
  * reject such requests at once, which is the point — the balancer does not guess.
  *
+ * <p>The set of targets is given once ({@link Builder#build(Collection)}), replaced by {@link #update(Collection)},
+ * or followed from a publisher of target lists ({@link Builder#build(Publisher)}), as from a service registry or
+ * DNS. Each new set is applied the same way: new keys are connected, missing ones drain and close, kept ones are
+ * left alone.
+ *
  * <p>Lost targets are reconnected with exponential backoff and take traffic again when they return. A request
  * whose target dies mid-flight fails with that connection's error; it never vanishes. With no target connected,
  * requests fail at once with {@link NoTargetAvailableException}.
@@ -34,6 +42,8 @@ import reactor.core.scheduler.Schedulers;
  * <p>Thread-safe. The target is chosen when the request method is called.
  */
 public final class LeastLoadedBalancer implements RSocket {
+
+    private static final Logger log = LoggerFactory.getLogger(LeastLoadedBalancer.class);
 
     /** Availability at or below this counts as exhausted. */
     static final double EXHAUSTED = 1e-3;
@@ -49,6 +59,10 @@ public final class LeastLoadedBalancer implements RSocket {
     private final Sinks.Empty<Void> closed = Sinks.empty();
     private volatile TargetSocket[] connected = NONE;
     private volatile boolean disposed;
+    /** False until the first set of targets arrives, so that an early request's error can say so. */
+    private volatile boolean listed;
+    /** The subscription to the target lists of {@link Builder#build(Publisher)}; null for a fixed set. */
+    private Disposable discovery;
 
     LeastLoadedBalancer(Function<Target, Mono<Connection>> connect, Duration minBackoff, Duration maxBackoff,
                         Duration drain, Scheduler scheduler) {
@@ -102,6 +116,51 @@ public final class LeastLoadedBalancer implements RSocket {
             b.update(targets);
             return b;
         }
+
+        /**
+         * Builds a balancer that follows {@code targets}: it subscribes at once, and each list emitted replaces the
+         * set as {@link LeastLoadedBalancer#update(Collection)} does (new keys connect, missing ones drain and
+         * close, kept ones are left alone).
+         *
+         * <ul>
+         *   <li>Until the first list arrives the balancer has no target: requests fail at once with
+         *       {@link NoTargetAvailableException} ("no target list received yet"); they do not wait.</li>
+         *   <li>When the publisher completes, the last set stays, as it is: a publisher of one list gives a fixed
+         *       set.</li>
+         *   <li>When it fails, the last set stays too, and the error is logged once, at WARN; the balancer does not
+         *       resubscribe (retry inside the publisher to keep following a source that may fail).</li>
+         *   <li>{@link LeastLoadedBalancer#dispose()} cancels the subscription.</li>
+         * </ul>
+         *
+         * <p>Lists may arrive on any thread; they are applied one at a time. {@code update} may still be called:
+         * whichever set comes last wins.
+         */
+        public LeastLoadedBalancer build(Publisher<? extends Collection<Target>> targets) {
+            LeastLoadedBalancer b = new LeastLoadedBalancer(connect, minBackoff, maxBackoff, drain,
+                Schedulers.parallel());
+            b.follow(targets);
+            return b;
+        }
+    }
+
+    /** Applies every list {@code lists} emits until this balancer is disposed. */
+    void follow(Publisher<? extends Collection<Target>> lists) {
+        // Subscribed outside the lock: a publisher that emits at once calls update, which takes it.
+        Disposable d = Flux.from(lists).subscribe(this::update,
+            e -> log.warn("target discovery failed, keeping the last {} target(s): {}", targetCount(),
+                e.getMessage() != null ? e.getMessage() : e.toString()),
+            () -> log.debug("target discovery completed, keeping the last {} target(s)", targetCount()));
+        synchronized (this) {
+            if (!disposed) {
+                discovery = d;
+                return;
+            }
+        }
+        d.dispose(); // disposed while subscribing
+    }
+
+    private synchronized int targetCount() {
+        return targets.size();
     }
 
     /**
@@ -112,6 +171,7 @@ public final class LeastLoadedBalancer implements RSocket {
         if (disposed) {
             return;
         }
+        listed = true;
         Set<String> keys = new HashSet<>();
         for (Target t : newTargets) {
             keys.add(t.key());
@@ -200,6 +260,9 @@ public final class LeastLoadedBalancer implements RSocket {
     }
 
     private NoTargetAvailableException noTarget() {
+        if (!listed) {
+            return new NoTargetAvailableException("no target available: no target list received yet");
+        }
         StringBuilder why = new StringBuilder("no target available: ");
         synchronized (this) {
             why.append(targets.size()).append(" target(s), none connected");
@@ -277,17 +340,27 @@ public final class LeastLoadedBalancer implements RSocket {
         return closed.asMono();
     }
 
+    /** Closes every target at once (no drain) and cancels the subscription to the target lists, if any. */
     @Override
-    public synchronized void dispose() {
-        if (disposed) {
-            return;
+    public void dispose() {
+        Disposable d;
+        synchronized (this) {
+            if (disposed) {
+                return;
+            }
+            disposed = true;
+            for (TargetSocket s : targets.values()) {
+                s.remove(Duration.ZERO);
+            }
+            targets.clear();
+            connected = NONE;
+            d = discovery;
+            discovery = null;
         }
-        disposed = true;
-        for (TargetSocket s : targets.values()) {
-            s.remove(Duration.ZERO);
+        // Cancelled outside the lock: the publisher's cancel hooks are not ours to run under it.
+        if (d != null) {
+            d.dispose();
         }
-        targets.clear();
-        connected = NONE;
         closed.tryEmitEmpty();
     }
 

@@ -9,9 +9,7 @@ import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.RSocketServer;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.loadbalance.LeastLoadedBalancer;
-import dev.sluice.loadbalance.Target;
 import dev.sluice.micrometer.SluiceMetrics;
-import dev.sluice.transport.netty.TcpClientTransport;
 import dev.sluice.transport.netty.TcpServerTransport;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,12 +26,15 @@ import picocli.CommandLine.Spec;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 /** {@code sluice proxy}: a reverse proxy that sends each request to the server with the most lease left. */
 @Command(name = "proxy", mixinStandardHelpOptions = true,
     description = "Accepts RSocket clients and forwards every interaction to the server with the highest lease"
         + " availability (round-robin when all are exhausted; their REJECTED answers come back unchanged)."
-        + " Leases are on between the proxy and the servers; lost servers are reconnected.")
+        + " Leases are on between the proxy and the servers; lost servers are reconnected. A dns:NAME:PORT server"
+        + " is every address NAME resolves to, looked up again every --dns-refresh.")
 public final class ProxyCommand implements Callable<Integer> {
 
     private static final Logger log = LoggerFactory.getLogger("sluice.proxy");
@@ -42,9 +43,15 @@ public final class ProxyCommand implements Callable<Integer> {
         description = "host:port to listen on (default: ${DEFAULT-VALUE})")
     HostPort address;
 
-    @Option(names = "--servers", required = true, split = ",", converter = HostPort.Converter.class,
-        description = "the servers, host:port,host:port,...")
-    List<HostPort> servers;
+    @Option(names = "--servers", required = true, split = ",", converter = ServerAddress.Converter.class,
+        description = "the servers, host:port,host:port,... or dns:NAME:PORT for every address of NAME (a"
+            + " Kubernetes headless service, a DNS pool), mixed as you like")
+    List<ServerAddress> servers;
+
+    @Option(names = "--dns-refresh", defaultValue = "5s", converter = DurationConverter.class,
+        description = "how often each dns:NAME is resolved again; servers that appear are added, servers that"
+            + " disappear drain and are removed (default: ${DEFAULT-VALUE})")
+    Duration dnsRefresh = Duration.ofSeconds(5);
 
     @Option(names = "--drain-timeout", defaultValue = "5s", converter = DurationConverter.class,
         description = "on shutdown (Ctrl-C, SIGTERM), how long requests in flight may take to finish before their"
@@ -60,13 +67,18 @@ public final class ProxyCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** Looks up dns: servers; null for the system's DNS. Tests set it. */
+    Resolver resolver;
+    /** Times the dns: lookups. Tests set a virtual-time scheduler. */
+    Scheduler refreshScheduler = Schedulers.parallel();
+
     private volatile LeastLoadedBalancer balancer;
 
     /** A proxy with the given settings, for the demo (no command line). */
     public static ProxyCommand of(HostPort address, List<HostPort> servers) {
         ProxyCommand c = new ProxyCommand();
         c.address = address;
-        c.servers = servers;
+        c.servers = servers.stream().map(ServerAddress::of).toList();
         return c;
     }
 
@@ -81,6 +93,9 @@ public final class ProxyCommand implements Callable<Integer> {
             if (drainTimeout.isNegative()) {
                 throw new IllegalArgumentException("--drain-timeout must be >= 0, got " + drainTimeout.toMillis()
                     + "ms");
+            }
+            if (dnsRefresh.isNegative() || dnsRefresh.isZero()) {
+                throw new IllegalArgumentException("--dns-refresh must be > 0, got " + dnsRefresh.toMillis() + "ms");
             }
             SluiceMetrics meters = metrics.start("proxy");
             if (meters != null) {
@@ -98,25 +113,32 @@ public final class ProxyCommand implements Callable<Integer> {
             metrics.close();
             throw e;
         }
-        List<Target> targets = new ArrayList<>();
-        for (HostPort s : servers) {
-            targets.add(new Target(s.toString(), TcpClientTransport.create(s.host(), s.port())));
-        }
-        balancer = LeastLoadedBalancer.builder(RSocketConnector.create().lease()).build(targets);
+        // The system's resolver is made only for dns: servers, and closed with the proxy; an injected one is not ours.
+        DnsResolver own = resolver == null && servers.stream().anyMatch(ServerAddress::dns) ? DnsResolver.system()
+            : null;
+        ServerDiscovery discovery = new ServerDiscovery(servers, dnsRefresh, own != null ? own : resolver,
+            refreshScheduler);
+        // Fixed servers are applied before build returns; each dns: name once its first lookup answers.
+        balancer = LeastLoadedBalancer.builder(RSocketConnector.create().lease()).build(discovery.targets());
         Disposable gauges = metrics.watch(balancer);
+        Runnable stop = () -> {
+            gauges.dispose();
+            balancer.dispose(); // cancels the lookups first
+            if (own != null) {
+                own.dispose();
+            }
+        };
         CloseableServer server;
         try {
             server = metrics.apply(RSocketServer.create(acceptor))
                 .bind(TcpServerTransport.create(address.toAddress())).block();
         } catch (RuntimeException e) {
-            gauges.dispose();
-            balancer.dispose();
+            stop.run();
             rateLimit.close();
             metrics.close();
             throw e;
         }
-        server.onClose().subscribe(null, e -> balancer.dispose(), balancer::dispose);
-        server.onClose().subscribe(null, e -> gauges.dispose(), gauges::dispose);
+        server.onClose().subscribe(null, e -> stop.run(), stop);
         rateLimit.closeWhen(server.onClose());
         metrics.closeWhen(server.onClose());
         return server;
@@ -125,15 +147,17 @@ public final class ProxyCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CloseableServer running = start();
-        log.info("proxy listening on {}, balancing over {}: rate limit {}, drain timeout {} ms, metrics {}",
-            running.address(), servers, rateLimit.describe(), drainTimeout.toMillis(), metrics.describe());
+        log.info("proxy listening on {}, balancing over {}{}: rate limit {}, drain timeout {} ms, metrics {}",
+            running.address(), servers, servers.stream().anyMatch(ServerAddress::dns) ? " (dns refresh "
+                + dnsRefresh.toMillis() + " ms)" : "", rateLimit.describe(), drainTimeout.toMillis(),
+            metrics.describe());
         List<String> last = new ArrayList<>();
         Disposable watch = Flux.interval(Duration.ofSeconds(1)).subscribe(t -> {
             List<String> now = balancer.connectedTargets();
             if (!now.equals(last)) {
                 last.clear();
                 last.addAll(now);
-                log.info("connected servers: {} of {}", now, servers.size());
+                log.info("connected servers: {} of {}", now, balancer.availabilityByTarget().size());
             }
         });
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

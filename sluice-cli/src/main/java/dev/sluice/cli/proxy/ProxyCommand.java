@@ -86,7 +86,10 @@ public final class ProxyCommand implements Callable<Integer> {
         return balancer;
     }
 
-    /** Connects to the servers and starts listening; the returned server's disposal stops the balancer too. */
+    /**
+     * Connects to the servers and starts listening. Disposing the returned server stops the balancer too; closing
+     * it gracefully stops the balancer once the clients' requests have drained.
+     */
     public CloseableServer start() {
         SocketAcceptor acceptor;
         try {
@@ -138,10 +141,10 @@ public final class ProxyCommand implements Callable<Integer> {
             metrics.close();
             throw e;
         }
-        server.onClose().subscribe(null, e -> stop.run(), stop);
+        ProxyServer proxy = new ProxyServer(server, stop);
         rateLimit.closeWhen(server.onClose());
         metrics.closeWhen(server.onClose());
-        return server;
+        return proxy;
     }
 
     @Override

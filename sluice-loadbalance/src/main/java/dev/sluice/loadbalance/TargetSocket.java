@@ -1,7 +1,11 @@
 package dev.sluice.loadbalance;
 
 import dev.sluice.core.Connection;
+import dev.sluice.core.exceptions.InvalidSetupException;
+import dev.sluice.core.exceptions.RejectedSetupException;
+import dev.sluice.core.exceptions.UnsupportedSetupException;
 import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,7 +17,9 @@ import reactor.util.retry.Retry;
 /**
  * Keeps one target connected: connects, watches the connection, and reconnects with exponential backoff (with
  * jitter) whenever it is lost, until the target is removed. Tells the balancer when its connection comes or goes,
- * and logs each target lost, unreachable (once per outage, not at every attempt) and connected again.
+ * and logs each target lost, unreachable (once per outage, not at every attempt) and connected again. A server
+ * that accepts the TCP connection but refuses the SETUP (ERROR[INVALID_SETUP] "lease is not supported", say) is
+ * an outage too: one warning, and the same growing backoff as an unreachable one — not a reconnect loop.
  */
 final class TargetSocket {
 
@@ -27,10 +33,21 @@ final class TargetSocket {
      */
     private static final double FULL_JITTER = 1.0;
 
+    /** A connection that lives this long after a SETUP refusal ends the refusals' outage. */
+    private static final Duration SETTLED = Duration.ofSeconds(1);
+
     final Target target;
     private final Function<Target, Mono<Connection>> connect;
     private final Runnable changed;
     private final Retry backoff;
+    private final Duration minBackoff;
+    private final Duration maxBackoff;
+    private final Scheduler scheduler;
+    /**
+     * SETUP refusals in a row: the server accepts the TCP connection, then refuses our SETUP (it does not lease,
+     * say). Each counts as a failed attempt, so the wait before the next grows as for an unreachable target.
+     */
+    private volatile int refusals;
     private volatile Connection connection;
     private volatile boolean removed;
     private volatile Disposable pending;
@@ -47,6 +64,9 @@ final class TargetSocket {
         // Unbounded attempts: a target is retried until it is removed (pending.dispose() stops the retries).
         this.backoff = Retry.backoff(Long.MAX_VALUE, minBackoff).maxBackoff(maxBackoff).jitter(FULL_JITTER)
             .scheduler(scheduler);
+        this.minBackoff = minBackoff;
+        this.maxBackoff = maxBackoff;
+        this.scheduler = scheduler;
     }
 
     /** The live connection, or null while (re)connecting. */
@@ -100,6 +120,7 @@ final class TargetSocket {
 
     private void connected(Connection c) {
         boolean again;
+        boolean afterRefusals = refusals > 0;
         synchronized (this) {
             if (removed) {
                 c.dispose();
@@ -108,11 +129,31 @@ final class TargetSocket {
             connection = c;
             again = everConnected;
             everConnected = true;
-            unreachableLogged = false;
+            if (!afterRefusals) {
+                unreachableLogged = false;
+            }
         }
-        log.info(again ? "target {} is back: connected again" : "connected to target {}", target.key());
+        if (afterRefusals) {
+            // It may refuse our SETUP again: say it is back only once the connection has lasted.
+            log.debug("reconnected to target {} after {} SETUP refusal(s)", target.key(), refusals);
+            Mono.delay(SETTLED, scheduler).subscribe(t -> settled(c));
+        } else {
+            log.info(again ? "target {} is back: connected again" : "connected to target {}", target.key());
+        }
         changed.run();
         c.onClose().subscribe(null, e -> lost(c), () -> lost(c));
+    }
+
+    /** A connection made after SETUP refusals has lasted: the outage is over. */
+    private void settled(Connection c) {
+        synchronized (this) {
+            if (connection != c || removed) {
+                return;
+            }
+            refusals = 0;
+            unreachableLogged = false;
+        }
+        log.info("target {} is back: connected again", target.key());
     }
 
     private void failed(Throwable e) {
@@ -136,11 +177,43 @@ final class TargetSocket {
                 lastError = cause == null ? "connection lost" : "connection lost: " + cause.getMessage();
             }
         }
-        if (wasCurrent && !removed) {
-            log.info("lost target {} ({}); reconnecting", target.key(), lastError);
-            changed.run();
-            subscribe(attempts(new TargetLostException(lastError)));
+        if (!wasCurrent || removed) {
+            return;
         }
+        changed.run();
+        if (!refusedSetup(c.closeCause())) {
+            refusals = 0;
+            log.info("lost target {} ({}); reconnecting", target.key(), lastError);
+            subscribe(attempts(new TargetLostException(lastError)));
+            return;
+        }
+        int n = ++refusals;
+        if (!unreachableLogged) {
+            unreachableLogged = true;
+            log.warn("target {} refused the connection at SETUP ({}); retrying with backoff", target.key(),
+                lastError);
+        } else {
+            log.debug("target {} refused the connection at SETUP again ({} in a row)", target.key(), n);
+        }
+        subscribe(Mono.delay(refusalBackoff(n), scheduler).then(attempts(null)));
+    }
+
+    /** Whether the server closed the connection because it refused our SETUP. */
+    private static boolean refusedSetup(Throwable cause) {
+        return cause instanceof InvalidSetupException || cause instanceof RejectedSetupException
+            || cause instanceof UnsupportedSetupException;
+    }
+
+    /** The wait after the {@code n}th refusal in a row: the n-th backoff step, with full jitter, as a retry waits. */
+    private Duration refusalBackoff(int n) {
+        long min = minBackoff.toNanos();
+        long max = maxBackoff.toNanos();
+        long step = min;
+        for (int i = 1; i < n && step < max; i++) {
+            step = Math.min(max, step * 2);
+        }
+        long upper = step >= max / 2 ? max : 2 * step;
+        return Duration.ofNanos(upper <= min ? min : ThreadLocalRandom.current().nextLong(min, upper + 1));
     }
 
     /** Stops reconnecting; the current connection is closed gracefully (in-flight requests finish). */

@@ -20,6 +20,7 @@ final class FakeConnection implements Connection {
     volatile boolean draining;
     private final Sinks.Empty<Void> closed = Sinks.empty();
     private volatile boolean disposed;
+    private volatile Throwable cause;
 
     FakeConnection(String key) {
         this.key = key;
@@ -55,7 +56,11 @@ final class FakeConnection implements Connection {
 
     @Override
     public Throwable closeCause() {
-        return isDisposed() ? new ConnectionClosedException("connection disposed") : null;
+        if (!isDisposed()) {
+            return null;
+        }
+        Throwable c = cause;
+        return c != null ? c : new ConnectionClosedException("connection disposed");
     }
 
     @Override
@@ -66,6 +71,12 @@ final class FakeConnection implements Connection {
     @Override
     public Mono<Void> onClose() {
         return closed.asMono();
+    }
+
+    /** Closes as the engine does when the peer ends the connection with {@code why}. */
+    void closeWith(Throwable why) {
+        cause = why;
+        dispose();
     }
 
     @Override

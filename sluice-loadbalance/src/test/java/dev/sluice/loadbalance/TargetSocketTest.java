@@ -3,6 +3,7 @@ package dev.sluice.loadbalance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.Connection;
+import dev.sluice.core.exceptions.InvalidSetupException;
 import dev.sluice.core.transport.ClientTransport;
 import java.net.ConnectException;
 import java.time.Duration;
@@ -58,6 +59,48 @@ class TargetSocketTest {
             assertThat(socket.connection()).isSameAs(made.get(1));
             // After a loss the first attempt waits a backoff step too: no tight loop against a closing server.
             assertThat(attemptMillis.get(4) - lostAt).isBetween(MIN.toMillis(), 2 * MIN.toMillis());
+        } finally {
+            socket.remove(Duration.ZERO);
+            time.dispose();
+        }
+    }
+
+    @Test
+    void aServerThatRefusesOurSetupIsRetriedWithGrowingBackoffNotInALoop() {
+        VirtualTimeScheduler time = VirtualTimeScheduler.create();
+        List<Long> attemptMillis = new ArrayList<>();
+        List<FakeConnection> made = new ArrayList<>();
+        TargetSocket socket = new TargetSocket(new Target("a", UNUSED), t -> {
+            attemptMillis.add(time.now(TimeUnit.MILLISECONDS));
+            FakeConnection c = new FakeConnection("a");
+            made.add(c);
+            return Mono.<Connection>just(c);
+        }, () -> { }, MIN, MAX, time);
+        try {
+            socket.start();
+            for (int refusal = 0; refusal < 6; refusal++) {
+                made.get(made.size() - 1).closeWith(new InvalidSetupException("lease is not supported"));
+                assertThat(socket.connection()).isNull();
+                assertThat(socket.lastError()).isEqualTo("connection lost: lease is not supported");
+                advanceUntil(time, () -> socket.connection() != null);
+            }
+            // The wait before reconnecting grows as retries of an unreachable target do: min, then doubling.
+            for (int i = 0; i < 6; i++) {
+                long gap = attemptMillis.get(i + 1) - attemptMillis.get(i);
+                long step = Math.min(MIN.toMillis() << i, MAX.toMillis());
+                assertThat(gap).as("wait after refusal %d", i + 1)
+                    .isBetween(MIN.toMillis(), Math.min(2 * step, MAX.toMillis()));
+            }
+
+            // A connection that is not refused and lasts ends the outage: the next loss starts from the minimum.
+            time.advanceTimeBy(Duration.ofSeconds(2));
+            FakeConnection lasting = made.get(made.size() - 1);
+            assertThat(socket.connection()).isSameAs(lasting);
+            lasting.dispose();
+            long lostAt = time.now(TimeUnit.MILLISECONDS);
+            advanceUntil(time, () -> socket.connection() != null);
+            assertThat(attemptMillis.get(attemptMillis.size() - 1) - lostAt).isBetween(MIN.toMillis(),
+                2 * MIN.toMillis());
         } finally {
             socket.remove(Duration.ZERO);
             time.dispose();

@@ -95,7 +95,7 @@ public final class LeastLoadedBalancer implements RSocket {
          * twice the step, never above {@code max}.
          */
         public Builder backoff(Duration min, Duration max) {
-            if (min.isNegative() || min.isZero() || max.compareTo(min) < 0) {
+            if (min == null || max == null || min.isNegative() || min.isZero() || max.compareTo(min) < 0) {
                 throw new IllegalArgumentException("backoff needs 0 < min <= max, got min=" + min + ", max=" + max);
             }
             this.minBackoff = min;
@@ -105,6 +105,9 @@ public final class LeastLoadedBalancer implements RSocket {
 
         /** How long a removed target's in-flight requests may take to finish (default 5 s). */
         public Builder drainTimeout(Duration drain) {
+            if (drain == null || drain.isNegative()) {
+                throw new IllegalArgumentException("drainTimeout must be >= 0, got " + drain);
+            }
             this.drain = drain;
             return this;
         }

@@ -1,9 +1,11 @@
 package dev.sluice.loadbalance;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.core.Connection;
 import dev.sluice.core.Payload;
+import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.transport.ClientTransport;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -106,5 +108,16 @@ class LeastLoadedBalancerTest {
         for (int i = 0; i < 10; i++) {
             assertThat(((FakeConnection) balancer.select()).key).isEqualTo("b");
         }
+    }
+
+    @Test
+    void theBuilderRefusesWhatCannotWork() {
+        LeastLoadedBalancer.Builder b = LeastLoadedBalancer.builder(RSocketConnector.create());
+        assertThatThrownBy(() -> b.drainTimeout(Duration.ofMillis(-1)))
+            .isInstanceOf(IllegalArgumentException.class).hasMessage("drainTimeout must be >= 0, got PT-0.001S");
+        assertThatThrownBy(() -> b.drainTimeout(null))
+            .isInstanceOf(IllegalArgumentException.class).hasMessage("drainTimeout must be >= 0, got null");
+        assertThatThrownBy(() -> b.backoff(null, Duration.ofSeconds(1)))
+            .isInstanceOf(IllegalArgumentException.class);
     }
 }

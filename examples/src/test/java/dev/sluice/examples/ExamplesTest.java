@@ -47,6 +47,11 @@ class ExamplesTest {
     }
 
     @Test
+    void metrics() throws Exception {
+        assertThat(run(MetricsExample::main)).containsExactly("requests: 9 succeeded, 1 failed");
+    }
+
+    @Test
     void requestStream() throws Exception {
         assertThat(run(RequestStreamExample::main))
             .containsExactly("received [tick 0, tick 1, tick 2, tick 3, tick 4]");

@@ -114,11 +114,9 @@ public final class ServerCommand implements Callable<Integer> {
         }
         SocketAcceptor acceptor;
         try {
-            acceptor = rateLimit.protect(SocketAcceptor.with(service));
-            if (leaseAllowed == null) {
-                // With leases the engine reports every request to the stats; without, this does.
-                acceptor = CountingRSocket.counting(acceptor, stats);
-            }
+            // Outside the rate limit, so that its refusals are counted as rejected; the lease's are reported by
+            // the engine (ServerStats says how the two add up).
+            acceptor = CountingRSocket.counting(rateLimit.protect(SocketAcceptor.with(service)), stats);
         } catch (IllegalArgumentException e) {
             metrics.close();
             if (spec == null) {

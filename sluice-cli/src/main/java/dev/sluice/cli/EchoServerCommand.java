@@ -76,9 +76,17 @@ final class EchoServerCommand implements Callable<Integer> {
         TcpServerTransport transport = TcpServerTransport.create(address.toAddress());
         try {
             server.fragment(mtu);
-            if (backlog != null) {
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), OptionMessage.of("--mtu", e.getMessage()));
+        }
+        if (backlog != null) {
+            try {
                 transport.backlog(backlog);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), OptionMessage.of("--backlog", e.getMessage()));
             }
+        }
+        try {
             if (leaseAllowed != null) {
                 if (leaseAllowed < 0) {
                     throw new IllegalArgumentException("--lease-allowed must be >= 0, got " + leaseAllowed);

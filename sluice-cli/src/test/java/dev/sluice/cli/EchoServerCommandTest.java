@@ -92,7 +92,9 @@ class EchoServerCommandTest {
         assertThat(run("echo-server", "--address", "127.0.0.1:70000")).startsWith("2|")
             .contains("port must be between 0 and 65535, got 70000");
         assertThat(run("echo-server", "--mtu", "10", "--address", "127.0.0.1:0")).startsWith("2|")
-            .contains("mtu must be 0 (no fragmentation) or between 64");
+            .contains("--mtu must be 0 (no fragmentation) or between 64 and 16777218, got 10\n");
+        assertThat(run("echo-server", "--backlog", "0", "--address", "127.0.0.1:0")).startsWith("2|")
+            .contains("--backlog must be > 0, got 0\n");
         assertThat(run("echo-server", "--no-such-option")).startsWith("2|").contains("Unknown option");
         assertThat(run()).startsWith("2|").contains("missing command");
         assertThat(run("echo-server", "--lease-allowed", "-1", "--address", "127.0.0.1:0")).startsWith("2|")

@@ -2,6 +2,7 @@ package dev.sluice.cli.files;
 
 import dev.sluice.cli.HostPort;
 import dev.sluice.cli.MetricsOptions;
+import dev.sluice.cli.OptionMessage;
 import dev.sluice.cli.files.internal.FileService;
 import dev.sluice.cli.files.internal.ServedDirectory;
 import dev.sluice.cli.files.internal.TransferListener;
@@ -77,6 +78,11 @@ public final class FileServerCommand implements Callable<Integer> {
         CloseableServer running;
         try {
             server.fragment(mtu);
+        } catch (IllegalArgumentException e) {
+            metrics.close();
+            throw new ParameterException(spec.commandLine(), OptionMessage.of("--mtu", e.getMessage()));
+        }
+        try {
             running = metrics.apply(server).bind(TcpServerTransport.create(address.toAddress())).block();
         } catch (IllegalArgumentException e) {
             metrics.close();

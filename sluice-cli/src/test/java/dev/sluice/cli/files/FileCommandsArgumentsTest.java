@@ -30,7 +30,7 @@ class FileCommandsArgumentsTest {
             {"file-server", "--address", "127.0.0.1:0", "--dir", file.toString(),
                 "--dir is not a directory: '" + file + "'"},
             {"file-server", "--address", "127.0.0.1:0", "--dir", d, "--mtu", "10",
-                "mtu must be 0 (no fragmentation) or between 64"},
+                "--mtu must be 0 (no fragmentation) or between 64 and 16777218, got 10\n"},
         };
         for (String[] row : rows) {
             assertExitTwo(row);

@@ -60,8 +60,12 @@ public final class FileServerCommand implements Callable<Integer> {
     /** Told about every transfer; logs them unless a test replaces it before {@link #start()}. */
     TransferListener listener = TransferListener.logging(log);
 
-    /** Runs the blocking file work; tests may replace it before {@link #start()}. */
-    Scheduler scheduler = FileIoScheduler.shared();
+    /**
+     * Runs the blocking file work: {@code FileIoScheduler.shared()} unless a test sets one before {@link #start()}.
+     * Not a field initializer: picocli makes every command when the command line is built, so a bad
+     * {@code -Dsluice.files.threads} read there would fail every command with a stack trace.
+     */
+    Scheduler scheduler;
 
     @Mixin
     MetricsOptions metrics = new MetricsOptions();
@@ -72,9 +76,13 @@ public final class FileServerCommand implements Callable<Integer> {
     /** Validates the options and starts the server; the caller owns the returned server. */
     public CloseableServer start() {
         ServedDirectory served = servedDirectory();
+        // A bad -Dsluice.files.threads is a run-time failure (exit 1, one line): a JVM setting, not an option.
+        // Checked here, before anything starts, even should the shared scheduler exist already.
+        FileIoScheduler.sharedThreads();
+        Scheduler files = scheduler != null ? scheduler : FileIoScheduler.shared();
         SluiceMetrics meters = metrics.start("file-server");
         TransferListener heard = meters == null ? listener : new TransferMeters(listener, meters.registry());
-        RSocketServer server = RSocketServer.create(FileService.acceptor(served, fsync, scheduler, heard));
+        RSocketServer server = RSocketServer.create(FileService.acceptor(served, fsync, files, heard));
         CloseableServer running;
         try {
             server.fragment(mtu);

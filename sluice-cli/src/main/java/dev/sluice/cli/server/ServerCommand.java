@@ -161,10 +161,14 @@ public final class ServerCommand implements Callable<Integer> {
                 + leaseTtl.toMillis() + " ms", rateLimit.describe(), concurrencyDelay, drainTimeout.toMillis(),
             metrics.describe());
         Flux.interval(Duration.ofSeconds(1)).subscribe(t -> log.info(stats.sinceLastCall()));
-        Duration drain = drainTimeout;
-        Runtime.getRuntime().addShutdownHook(new Thread(() ->
-            running.closeGracefully(drain).block(drain.plusSeconds(1)), "sluice-shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> drain(running), "sluice-shutdown"));
         running.onClose().block();
         return 0;
+    }
+
+    /** What the shutdown hook does: says so, then closes gracefully, waiting up to {@code --drain-timeout}. */
+    void drain(CloseableServer running) {
+        log.info("shutting down: draining connections for up to {} ms", drainTimeout.toMillis());
+        running.closeGracefully(drainTimeout).block(drainTimeout.plusSeconds(1));
     }
 }

@@ -3,6 +3,7 @@ package dev.sluice.cli.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.cli.Stderr;
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.Connection;
 import dev.sluice.core.Payload;
@@ -86,6 +87,20 @@ class ServerCommandTest {
             assertThat(first).as(as).startsWith("accepted=1 rejected=0 request-response p99=").endsWith(lease);
             assertThat(second).as(as).isEqualTo("accepted=0 rejected=3" + lease);
             assertThat(server.stats().accepted() + server.stats().rejected()).as(as).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void onShutdownItSaysHowLongItDrains() {
+        ServerCommand server = new ServerCommand();
+        new CommandLine(server).parseArgs("--address", "127.0.0.1:0", "--drain-timeout", "300ms");
+        CloseableServer running = server.start();
+        try {
+            assertThat(Stderr.during(() -> server.drain(running)))
+                .contains("[INFO] server - shutting down: draining connections for up to 300 ms");
+            running.onClose().block(TIMEOUT);
+        } finally {
+            running.dispose();
         }
     }
 

@@ -53,6 +53,11 @@ final class EchoServerCommand implements Callable<Integer> {
         description = "how long each lease lasts, and how often a new one is sent (default: ${DEFAULT-VALUE})")
     Duration leaseTtl;
 
+    @Option(names = "--drain-timeout", defaultValue = "5s", converter = DurationConverter.class,
+        description = "on shutdown (Ctrl-C, SIGTERM), how long requests in flight may take to finish before their"
+            + " connections are closed (default: ${DEFAULT-VALUE})")
+    Duration drainTimeout = Duration.ofSeconds(5);
+
     @Mixin
     MetricsOptions metrics = new MetricsOptions();
 
@@ -68,6 +73,10 @@ final class EchoServerCommand implements Callable<Integer> {
         if (streamCount != null && streamCount < 0) {
             throw new ParameterException(spec.commandLine(), "--stream-count must be >= 0, got " + streamCount);
         }
+        if (drainTimeout.isNegative()) {
+            throw new ParameterException(spec.commandLine(), "--drain-timeout must be >= 0, got "
+                + drainTimeout.toMillis() + "ms");
+        }
         service.streamCount(streamCount == null ? Long.MAX_VALUE : streamCount);
         // RPC clients (a routing entry in composite metadata) reach the Echo RPC service; every other request the
         // raw echo service, as before.
@@ -76,9 +85,17 @@ final class EchoServerCommand implements Callable<Integer> {
         TcpServerTransport transport = TcpServerTransport.create(address.toAddress());
         try {
             server.fragment(mtu);
-            if (backlog != null) {
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), OptionMessage.of("--mtu", e.getMessage()));
+        }
+        if (backlog != null) {
+            try {
                 transport.backlog(backlog);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), OptionMessage.of("--backlog", e.getMessage()));
             }
+        }
+        try {
             if (leaseAllowed != null) {
                 if (leaseAllowed < 0) {
                     throw new IllegalArgumentException("--lease-allowed must be >= 0, got " + leaseAllowed);
@@ -102,11 +119,11 @@ final class EchoServerCommand implements Callable<Integer> {
             throw e;
         }
         metrics.closeWhen(running.onClose());
-        log.info("echo-server listening on {} ({}, backlog {}, mtu {}, leases {}, metrics {}; RPC service"
-            + " sluice.echo.v1.Echo)", running.address(),
+        log.info("echo-server listening on {} ({}, backlog {}, mtu {}, leases {}, drain timeout {} ms, metrics {};"
+            + " RPC service sluice.echo.v1.Echo)", running.address(),
             transport.epoll() ? "epoll" : "nio", transport.backlog(), mtu == 0 ? "off" : mtu,
             leaseLog == null ? "off" : leaseAllowed + " requests / " + leaseTtl.toMillis() + " ms",
-            metrics.describe());
+            drainTimeout.toMillis(), metrics.describe());
         return running;
     }
 
@@ -127,12 +144,17 @@ final class EchoServerCommand implements Callable<Integer> {
         });
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            log.info("shutting down: closing connections gracefully");
-            running.closeGracefully(Duration.ofSeconds(5)).block(Duration.ofSeconds(6));
+            drain(running);
             stopped.countDown();
         }, "sluice-shutdown"));
         running.onClose().block();
         stopped.await();
         return 0;
+    }
+
+    /** What the shutdown hook does: says so, then closes gracefully, waiting up to {@code --drain-timeout}. */
+    void drain(CloseableServer running) {
+        log.info("shutting down: draining connections for up to {} ms", drainTimeout.toMillis());
+        running.closeGracefully(drainTimeout).block(drainTimeout.plusSeconds(1));
     }
 }

@@ -19,7 +19,10 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
+import org.reactivestreams.Subscription;
+import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Sinks;
 
 class EchoServerCommandTest {
 
@@ -92,13 +95,55 @@ class EchoServerCommandTest {
         assertThat(run("echo-server", "--address", "127.0.0.1:70000")).startsWith("2|")
             .contains("port must be between 0 and 65535, got 70000");
         assertThat(run("echo-server", "--mtu", "10", "--address", "127.0.0.1:0")).startsWith("2|")
-            .contains("mtu must be 0 (no fragmentation) or between 64");
+            .contains("--mtu must be 0 (no fragmentation) or between 64 and 16777218, got 10\n");
+        assertThat(run("echo-server", "--backlog", "0", "--address", "127.0.0.1:0")).startsWith("2|")
+            .contains("--backlog must be > 0, got 0\n");
         assertThat(run("echo-server", "--no-such-option")).startsWith("2|").contains("Unknown option");
         assertThat(run()).startsWith("2|").contains("missing command");
         assertThat(run("echo-server", "--lease-allowed", "-1", "--address", "127.0.0.1:0")).startsWith("2|")
             .contains("--lease-allowed must be >= 0, got -1");
         assertThat(run("echo-server", "--lease-allowed", "5", "--lease-ttl", "soon")).startsWith("2|")
             .contains("expected a duration such as 250ms, 1s, 2m or PT1S, got 'soon'");
+    }
+
+    /** What the shutdown hook does: one line saying how long it drains, then a close bounded by --drain-timeout. */
+    @Test
+    void onShutdownItSaysSoAndDrainsForTheDrainTimeout() {
+        EchoServerCommand defaults = new EchoServerCommand();
+        new CommandLine(defaults).parseArgs();
+        assertThat(defaults.drainTimeout).as("the default, as server's and proxy's").isEqualTo(Duration.ofSeconds(5));
+
+        EchoServerCommand cmd = new EchoServerCommand();
+        new CommandLine(cmd).parseArgs("--address", "127.0.0.1:0", "--drain-timeout", "200ms");
+        CloseableServer server = cmd.start();
+        Connection c = RSocketConnector.create()
+            .connect(TcpClientTransport.create("127.0.0.1", server.port())).block(TIMEOUT);
+        try {
+            // A stream that runs until cancelled, asked for one element and no more: only the drain timeout ends
+            // it. Were the drain still a fixed 5 s, drain() would fail on its wait of 200 ms + 1 s.
+            Sinks.One<String> first = Sinks.one();
+            c.requestStream(Payload.create("s")).subscribe(new BaseSubscriber<Payload>() {
+                @Override
+                protected void hookOnSubscribe(Subscription s) {
+                    request(1);
+                }
+
+                @Override
+                protected void hookOnNext(Payload p) {
+                    first.tryEmitValue(text(p));
+                }
+            });
+            assertThat(first.asMono().block(TIMEOUT)).isEqualTo("s");
+            String err = Stderr.during(() -> cmd.drain(server));
+            assertThat(err).contains("[INFO] echo-server - shutting down: draining connections for up to 200 ms");
+            server.onClose().block(TIMEOUT);
+            assertThat(server.isDisposed()).isTrue();
+        } finally {
+            c.dispose();
+            server.dispose();
+        }
+        assertThat(run("echo-server", "--drain-timeout", "PT-1S", "--address", "127.0.0.1:0")).startsWith("2|")
+            .contains("--drain-timeout must be >= 0, got -1000ms");
     }
 
     @Test

@@ -150,6 +150,27 @@ class ExitCodesTest {
             + ": address already in use\n");
     }
 
+    /**
+     * A bad {@code -Dsluice.files.threads} is a setting of the JVM, not an option: a run-time failure in one line.
+     * It used to be read when picocli made the commands, so every command died of an ExceptionInInitializerError.
+     */
+    @Test
+    void aBadFileThreadsPropertyIsOneLineFromFileServerAndNoConcernOfTheOtherCommands() {
+        String before = System.getProperty("sluice.files.threads");
+        System.setProperty("sluice.files.threads", "0");
+        try {
+            assertThat(CliRun.run("file-server", "--address", "127.0.0.1:0", "--dir", dir.resolve("served").toString()))
+                .isEqualTo("1|sluice file-server: -Dsluice.files.threads must be a whole number >= 1, got '0'\n");
+            assertThat(CliRun.run("upload", "--help")).startsWith("0|Usage: sluice upload");
+        } finally {
+            if (before == null) {
+                System.clearProperty("sluice.files.threads");
+            } else {
+                System.setProperty("sluice.files.threads", before);
+            }
+        }
+    }
+
     @Test
     void aLoadThroughAProxyWithoutServersSaysWhyEveryRequestFailed() {
         String out = CliRun.run("load", "--target", "127.0.0.1:" + orphanProxy.port(), "--rps", "20",

@@ -188,6 +188,9 @@ public final class AdaptiveLeases implements StatsRecorder<Object> {
 
     /** Settings of an {@link AdaptiveLeases}; validated when set. */
     public static final class Builder {
+        /** 2^30-1: the longest period whose ttl (the period plus a quarter) fits a LEASE frame's 2^31-1 ms. */
+        private static final long MAX_TTL_MILLIS = (1L << 30) - 1;
+
         private final Limit limit;
         private Duration target;
         private int ttlLatencies = 50;
@@ -221,11 +224,15 @@ public final class AdaptiveLeases implements StatsRecorder<Object> {
             return this;
         }
 
-        /** The bounds of a lease's period: {@code 1 ms <= min <= max <= 2^31-1 ms}. */
+        /**
+         * The bounds of a lease's period: {@code 1 ms <= min <= max <= 2^30-1 ms}. Why not 2^31-1 ms, the largest
+         * ttl a LEASE frame carries: a lease's ttl is its period plus a quarter, which must still fit there; a
+         * period of 2^30-1 ms gives a ttl of 1,342,177,278 ms.
+         */
         public Builder ttl(Duration min, Duration max) {
             if (min == null || max == null || min.toMillis() < 1 || min.compareTo(max) > 0
-                || max.toMillis() > Integer.MAX_VALUE / 2) {
-                throw new IllegalArgumentException("ttl bounds must satisfy 1 ms <= min <= max <= 2^30 ms: min="
+                || max.toMillis() > MAX_TTL_MILLIS) {
+                throw new IllegalArgumentException("ttl bounds must satisfy 1 ms <= min <= max <= 2^30-1 ms: min="
                     + min + ", max=" + max);
             }
             this.minTtl = min;

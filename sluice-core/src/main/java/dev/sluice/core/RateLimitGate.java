@@ -6,6 +6,7 @@ import dev.sluice.limits.KeyedRateLimiter;
 import dev.sluice.limits.RateLimiter;
 import dev.sluice.limits.Reservation;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.function.Function;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -31,27 +32,53 @@ public final class RateLimitGate implements RequestGate {
     private final long maxWaitNanos;
     private final Scheduler timer;
 
-    private RateLimitGate(Function<Payload, Reservation> reserve, Duration maxWait, Scheduler timer) {
-        if (maxWait == null || maxWait.isNegative()) {
-            throw new IllegalArgumentException("maxWait must be >= 0, got " + maxWait);
-        }
+    private RateLimitGate(Function<Payload, Reservation> reserve, long maxWaitNanos, Scheduler timer) {
         this.reserve = reserve;
-        this.maxWaitNanos = maxWait.toNanos();
+        this.maxWaitNanos = maxWaitNanos;
         this.timer = timer;
     }
 
-    /** Every request of every connection shares {@code limiter}. */
+    /**
+     * Every request of every connection shares {@code limiter}.
+     *
+     * @throws IllegalArgumentException if {@code maxWait} is null or negative
+     * @throws NullPointerException if {@code limiter} is null
+     */
     public static RateLimitGate of(RateLimiter limiter, Duration maxWait) {
-        long wait = maxWait.toNanos();
-        return new RateLimitGate(p -> limiter.reserveN(limiter.clock().nanoTime(), 1, wait), maxWait,
+        long wait = maxWaitNanos(maxWait);
+        Objects.requireNonNull(limiter, "limiter");
+        return new RateLimitGate(p -> limiter.reserveN(limiter.clock().nanoTime(), 1, wait), wait,
             Schedulers.parallel());
     }
 
-    /** Each request uses the bucket of {@code key.apply(request)}. */
+    /**
+     * Each request uses the bucket of {@code key.apply(request)}.
+     *
+     * @throws IllegalArgumentException if {@code maxWait} is null or negative
+     * @throws NullPointerException if {@code limiter} or {@code key} is null
+     */
     public static <K> RateLimitGate of(KeyedRateLimiter<K> limiter, Function<Payload, K> key, Duration maxWait) {
-        long wait = maxWait.toNanos();
+        long wait = maxWaitNanos(maxWait);
+        Objects.requireNonNull(limiter, "limiter");
+        Objects.requireNonNull(key, "key");
         return new RateLimitGate(p -> limiter.reserveN(key.apply(p), limiter.clock().nanoTime(), 1, wait),
-            maxWait, Schedulers.parallel());
+            wait, Schedulers.parallel());
+    }
+
+    /** {@code maxWait} in nanoseconds, checked before anything reads it; saturated at about 292 years. */
+    private static long maxWaitNanos(Duration maxWait) {
+        if (maxWait == null) {
+            throw new IllegalArgumentException(
+                "maxWait is null: Duration.ZERO refuses a request without a token at once");
+        }
+        if (maxWait.isNegative()) {
+            throw new IllegalArgumentException("maxWait must be >= 0, got " + maxWait);
+        }
+        try {
+            return maxWait.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
     }
 
     @Override

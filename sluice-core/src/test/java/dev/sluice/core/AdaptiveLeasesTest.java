@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.limits.NanoClock;
+import dev.sluice.limits.adaptive.FixedLimit;
 import dev.sluice.limits.adaptive.Gradient2Limit;
 import dev.sluice.limits.adaptive.Limit;
 import io.netty.buffer.Unpooled;
@@ -215,6 +216,20 @@ class AdaptiveLeasesTest {
         assertThatThrownBy(() -> b.maxGrowth(1)).hasMessage("maxGrowth <= 1: 1.0");
         assertThatThrownBy(() -> b.ttl(Duration.ofSeconds(2), Duration.ofSeconds(1)))
             .hasMessageStartingWith("ttl bounds must satisfy");
+    }
+
+    /** The largest max ttl is 2^30-1 ms, as the Javadoc and the message say: its ttl, + 25%, fits 2^31-1 ms. */
+    @Test
+    void theLargestMaxTtlIsTwoToTheThirtyMinusOneMillisecondsAndItsLeaseFits() {
+        long largest = (1L << 30) - 1;
+        AdaptiveLeases.Builder b = AdaptiveLeases.builder(FixedLimit.of(1));
+        assertThatThrownBy(() -> b.ttl(Duration.ofMillis(1), Duration.ofMillis(largest + 1)))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("ttl bounds must satisfy 1 ms <= min <= max <= 2^30-1 ms: min=PT0.001S, max=PT298H15M"
+                + "41.824S");
+        AdaptiveLeases leases = b.ttl(Duration.ofMillis(largest), Duration.ofMillis(largest)).build();
+        Lease lease = leases.nextLease(0);
+        assertThat(lease.ttl().toMillis()).isEqualTo(largest + largest / 4).isLessThanOrEqualTo(Integer.MAX_VALUE);
     }
 
     /** A limit of 1 that writes down each sample in milliseconds. */

@@ -54,9 +54,8 @@ public final class FileIoScheduler implements Scheduler {
      */
     public static final String THREADS_PROPERTY = "sluice.files.threads";
 
-    private static final class Shared {
-        static final FileIoScheduler INSTANCE = new FileIoScheduler("sluice-files", sharedThreads(), true);
-    }
+    /** Made by the first {@link #shared()} call that finds a valid {@value #THREADS_PROPERTY}. */
+    private static volatile FileIoScheduler sharedInstance;
 
     private final String name;
     private final Lane[] lanes;
@@ -72,11 +71,22 @@ public final class FileIoScheduler implements Scheduler {
     }
 
     /**
-     * The process-wide instance, with threads named {@code sluice-files-N}; sized by {@value #THREADS_PROPERTY}.
-     * {@link #dispose()} does nothing on it: other users share it.
+     * The process-wide instance, with threads named {@code sluice-files-N}; sized by {@value #THREADS_PROPERTY}
+     * ({@link #sharedThreads()}) on first use. {@link #dispose()} does nothing on it: other users share it.
+     *
+     * @throws IllegalArgumentException if it does not exist yet and {@value #THREADS_PROPERTY} is not a whole
+     *                                  number {@code >= 1} (checked again at each call until it exists)
      */
     public static FileIoScheduler shared() {
-        return Shared.INSTANCE;
+        FileIoScheduler s = sharedInstance;
+        return s != null ? s : startShared();
+    }
+
+    private static synchronized FileIoScheduler startShared() {
+        if (sharedInstance == null) {
+            sharedInstance = new FileIoScheduler("sluice-files", sharedThreads(), true);
+        }
+        return sharedInstance;
     }
 
     /**
@@ -93,7 +103,14 @@ public final class FileIoScheduler implements Scheduler {
         return new FileIoScheduler(name, threads, false);
     }
 
-    private static int sharedThreads() {
+    /**
+     * The threads {@value #THREADS_PROPERTY} asks for now: what {@link #shared()} is made with on first use (once
+     * made, it keeps its size). Twice the processors, at least 4, when the property is absent. Lets an application
+     * check the property before it starts anything.
+     *
+     * @throws IllegalArgumentException if the property is set to anything but a whole number {@code >= 1}
+     */
+    public static int sharedThreads() {
         int fallback = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
         String value = System.getProperty(THREADS_PROPERTY);
         if (value == null) {
@@ -107,7 +124,8 @@ public final class FileIoScheduler implements Scheduler {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalArgumentException("-D" + THREADS_PROPERTY + " is not a thread count >= 1: " + value);
+        throw new IllegalArgumentException("-D" + THREADS_PROPERTY + " must be a whole number >= 1, got '" + value
+            + "'");
     }
 
     /** The number of lanes (threads at most). */

@@ -318,6 +318,31 @@ class FileIoSchedulerTest {
     }
 
     @Test
+    void theSharedSizeIsReadFromThePropertyAndABadValueIsAnIllegalArgument() {
+        String before = System.getProperty(FileIoScheduler.THREADS_PROPERTY);
+        try {
+            System.clearProperty(FileIoScheduler.THREADS_PROPERTY);
+            assertThat(FileIoScheduler.sharedThreads()).as("absent")
+                .isEqualTo(Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));
+            System.setProperty(FileIoScheduler.THREADS_PROPERTY, "3");
+            assertThat(FileIoScheduler.sharedThreads()).isEqualTo(3);
+            for (String bad : new String[] {"0", "-2", "many", ""}) {
+                System.setProperty(FileIoScheduler.THREADS_PROPERTY, bad);
+                // An IllegalArgumentException, not an ExceptionInInitializerError that would break every later use.
+                assertThatThrownBy(FileIoScheduler::sharedThreads).as("'%s'", bad)
+                        .isExactlyInstanceOf(IllegalArgumentException.class)
+                        .hasMessage("-Dsluice.files.threads must be a whole number >= 1, got '" + bad + "'");
+            }
+        } finally {
+            if (before == null) {
+                System.clearProperty(FileIoScheduler.THREADS_PROPERTY);
+            } else {
+                System.setProperty(FileIoScheduler.THREADS_PROPERTY, before);
+            }
+        }
+    }
+
+    @Test
     void timedSchedulingIsRefused() {
         scheduler = FileIoScheduler.create("files-test", 1);
         assertThatThrownBy(() -> scheduler.schedule(() -> { }, 1, TimeUnit.MILLISECONDS))

@@ -1,7 +1,9 @@
 package dev.sluice.cli.files;
 
+import dev.sluice.cli.DurationConverter;
 import dev.sluice.cli.HostPort;
 import dev.sluice.cli.MetricsOptions;
+import dev.sluice.cli.OptionMessage;
 import dev.sluice.cli.files.internal.FileService;
 import dev.sluice.cli.files.internal.ServedDirectory;
 import dev.sluice.cli.files.internal.TransferListener;
@@ -56,11 +58,20 @@ public final class FileServerCommand implements Callable<Integer> {
         + " answering; off by default")
     boolean fsync;
 
+    @Option(names = "--drain-timeout", defaultValue = "5s", converter = DurationConverter.class,
+        description = "on shutdown (Ctrl-C, SIGTERM), how long transfers in flight may take to finish before their"
+            + " connections are closed (default: ${DEFAULT-VALUE})")
+    Duration drainTimeout = Duration.ofSeconds(5);
+
     /** Told about every transfer; logs them unless a test replaces it before {@link #start()}. */
     TransferListener listener = TransferListener.logging(log);
 
-    /** Runs the blocking file work; tests may replace it before {@link #start()}. */
-    Scheduler scheduler = FileIoScheduler.shared();
+    /**
+     * Runs the blocking file work: {@code FileIoScheduler.shared()} unless a test sets one before {@link #start()}.
+     * Not a field initializer: picocli makes every command when the command line is built, so a bad
+     * {@code -Dsluice.files.threads} read there would fail every command with a stack trace.
+     */
+    Scheduler scheduler;
 
     @Mixin
     MetricsOptions metrics = new MetricsOptions();
@@ -71,12 +82,25 @@ public final class FileServerCommand implements Callable<Integer> {
     /** Validates the options and starts the server; the caller owns the returned server. */
     public CloseableServer start() {
         ServedDirectory served = servedDirectory();
+        if (drainTimeout.isNegative()) {
+            throw new ParameterException(spec.commandLine(), "--drain-timeout must be >= 0, got "
+                + drainTimeout.toMillis() + "ms");
+        }
+        // A bad -Dsluice.files.threads is a run-time failure (exit 1, one line): a JVM setting, not an option.
+        // Checked here, before anything starts, even should the shared scheduler exist already.
+        FileIoScheduler.sharedThreads();
+        Scheduler files = scheduler != null ? scheduler : FileIoScheduler.shared();
         SluiceMetrics meters = metrics.start("file-server");
         TransferListener heard = meters == null ? listener : new TransferMeters(listener, meters.registry());
-        RSocketServer server = RSocketServer.create(FileService.acceptor(served, fsync, scheduler, heard));
+        RSocketServer server = RSocketServer.create(FileService.acceptor(served, fsync, files, heard));
         CloseableServer running;
         try {
             server.fragment(mtu);
+        } catch (IllegalArgumentException e) {
+            metrics.close();
+            throw new ParameterException(spec.commandLine(), OptionMessage.of("--mtu", e.getMessage()));
+        }
+        try {
             running = metrics.apply(server).bind(TcpServerTransport.create(address.toAddress())).block();
         } catch (IllegalArgumentException e) {
             metrics.close();
@@ -86,8 +110,9 @@ public final class FileServerCommand implements Callable<Integer> {
             throw e;
         }
         metrics.closeWhen(running.onClose());
-        log.info("file-server listening on {}, serving {} (mtu {}, fsync {}, metrics {})", running.address(),
-            served.root(), mtu == 0 ? "off" : mtu, fsync ? "on" : "off", metrics.describe());
+        log.info("file-server listening on {}, serving {} (mtu {}, fsync {}, drain timeout {} ms, metrics {})",
+            running.address(), served.root(), mtu == 0 ? "off" : mtu, fsync ? "on" : "off", drainTimeout.toMillis(),
+            metrics.describe());
         return running;
     }
 
@@ -112,12 +137,17 @@ public final class FileServerCommand implements Callable<Integer> {
         CloseableServer running = start();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            log.info("shutting down: closing connections gracefully");
-            running.closeGracefully(Duration.ofSeconds(5)).block(Duration.ofSeconds(6));
+            drain(running);
             stopped.countDown();
         }, "sluice-shutdown"));
         running.onClose().block();
         stopped.await();
         return 0;
+    }
+
+    /** What the shutdown hook does: says so, then closes gracefully, waiting up to {@code --drain-timeout}. */
+    void drain(CloseableServer running) {
+        log.info("shutting down: draining connections for up to {} ms", drainTimeout.toMillis());
+        running.closeGracefully(drainTimeout).block(drainTimeout.plusSeconds(1));
     }
 }

@@ -164,6 +164,7 @@ public final class ProxyCommand implements Callable<Integer> {
             }
         });
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            log.info("shutting down: draining connections for up to {} ms", drainTimeout.toMillis());
             watch.dispose();
             running.closeGracefully(drainTimeout).block(drainTimeout.plusSeconds(1));
         }, "sluice-shutdown"));

@@ -5,16 +5,17 @@ import dev.sluice.core.RSocket;
 import dev.sluice.core.RequestType;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.core.exceptions.RejectedException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.SignalType;
+import reactor.core.publisher.Signal;
 
 /**
- * Counts a server's requests into its {@link ServerStats} when no lease is configured: without leases the engine
- * has no stats recorder to call, and the once-a-second log would read {@code accepted=0 rejected=0} while serving.
- * A request counts as rejected when it ends with ERROR[REJECTED] (e.g. the rate limit's {@code rate_limited}),
- * accepted otherwise, with its latency to the first signal.
+ * Counts a server's requests that reach its handler into its {@link ServerStats}, leases on or off: a request
+ * counts as rejected when it ends with ERROR[REJECTED] (e.g. the rate limit's {@code rate_limited}), accepted
+ * otherwise, with its latency to the first signal (none when it is cancelled first). Requests the lease refuses
+ * never get here; the engine reports those to the stats.
  *
  * <p>Thread-safe (the stats are).
  */
@@ -75,32 +76,48 @@ final class CountingRSocket implements RSocket {
 
     private <T> Mono<T> counted(RequestType type, Mono<T> answer) {
         return Mono.defer(() -> {
-            long start = System.nanoTime();
-            boolean[] first = {true};
-            return answer.doOnEach(signal -> {
-                if (first[0] && !signal.isOnSubscribe()) {
-                    first[0] = false;
-                    record(type, signal.getType(), signal.isOnError() ? signal.getThrowable() : null, start);
-                }
-            });
+            FirstSignal first = new FirstSignal(type, stats);
+            return answer.doOnEach(first::on).doOnCancel(first::cancelled);
         });
     }
 
     private <T> Flux<T> counted(RequestType type, Flux<T> answer) {
         return Flux.defer(() -> {
-            long start = System.nanoTime();
-            boolean[] first = {true};
-            return answer.doOnEach(signal -> {
-                if (first[0] && !signal.isOnSubscribe()) {
-                    first[0] = false;
-                    record(type, signal.getType(), signal.isOnError() ? signal.getThrowable() : null, start);
-                }
-            });
+            FirstSignal first = new FirstSignal(type, stats);
+            return answer.doOnEach(first::on).doOnCancel(first::cancelled);
         });
     }
 
-    private void record(RequestType type, SignalType first, Throwable error, long startNanos) {
-        stats.onResponseStarted(type, type, first, System.nanoTime() - startNanos,
-            error instanceof RejectedException);
+    /**
+     * Counts one request at its first signal, or at its cancellation before any: exactly once, whichever comes
+     * first (a cancel may race the answer from another thread).
+     */
+    private static final class FirstSignal extends AtomicBoolean {
+
+        private final RequestType type;
+        private final ServerStats stats;
+        private final long startNanos = System.nanoTime();
+
+        FirstSignal(RequestType type, ServerStats stats) {
+            this.type = type;
+            this.stats = stats;
+        }
+
+        void on(Signal<?> signal) {
+            if (signal.isOnSubscribe() || !compareAndSet(false, true)) {
+                return;
+            }
+            if (signal.isOnError() && signal.getThrowable() instanceof RejectedException) {
+                stats.countRejected();
+            } else {
+                stats.countAccepted(type, System.nanoTime() - startNanos);
+            }
+        }
+
+        void cancelled() {
+            if (compareAndSet(false, true)) {
+                stats.countAccepted(type, -1);
+            }
+        }
     }
 }

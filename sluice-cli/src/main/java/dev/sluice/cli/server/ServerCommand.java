@@ -114,11 +114,9 @@ public final class ServerCommand implements Callable<Integer> {
         }
         SocketAcceptor acceptor;
         try {
-            acceptor = rateLimit.protect(SocketAcceptor.with(service));
-            if (leaseAllowed == null) {
-                // With leases the engine reports every request to the stats; without, this does.
-                acceptor = CountingRSocket.counting(acceptor, stats);
-            }
+            // Outside the rate limit, so that its refusals are counted as rejected; the lease's are reported by
+            // the engine (ServerStats says how the two add up).
+            acceptor = CountingRSocket.counting(rateLimit.protect(SocketAcceptor.with(service)), stats);
         } catch (IllegalArgumentException e) {
             metrics.close();
             if (spec == null) {
@@ -163,10 +161,14 @@ public final class ServerCommand implements Callable<Integer> {
                 + leaseTtl.toMillis() + " ms", rateLimit.describe(), concurrencyDelay, drainTimeout.toMillis(),
             metrics.describe());
         Flux.interval(Duration.ofSeconds(1)).subscribe(t -> log.info(stats.sinceLastCall()));
-        Duration drain = drainTimeout;
-        Runtime.getRuntime().addShutdownHook(new Thread(() ->
-            running.closeGracefully(drain).block(drain.plusSeconds(1)), "sluice-shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> drain(running), "sluice-shutdown"));
         running.onClose().block();
         return 0;
+    }
+
+    /** What the shutdown hook does: says so, then closes gracefully, waiting up to {@code --drain-timeout}. */
+    void drain(CloseableServer running) {
+        log.info("shutting down: draining connections for up to {} ms", drainTimeout.toMillis());
+        running.closeGracefully(drainTimeout).block(drainTimeout.plusSeconds(1));
     }
 }

@@ -13,6 +13,13 @@ import reactor.core.publisher.SignalType;
  * What a server's responders did, for its once-a-second log line: accepted and rejected requests and the latency
  * of accepted ones per call (HdrHistogram interval recorders, microseconds). Shared by all connections of a
  * server; thread-safe.
+ *
+ * <p>Every request is counted once, so that {@code accepted + rejected} is the number of requests. Those that
+ * reach the service's handler are counted by {@link CountingRSocket}, which sees how they end: ERROR[REJECTED]
+ * (the rate limit's {@code rate_limited}) is a rejection, anything else an acceptance. Those the lease refuses
+ * never reach the handler: the engine reports them here, as the connection's {@link StatsRecorder}, with
+ * {@code rejected} true. Its reports of the other requests are ignored: they are the ones the handler counted, and
+ * the engine tells a rate-limit refusal from an answer only by {@code ON_ERROR}, as it does any failure.
  */
 public final class ServerStats implements StatsRecorder<RequestType> {
 
@@ -39,19 +46,33 @@ public final class ServerStats implements StatsRecorder<RequestType> {
         return type;
     }
 
+    /** A lease refusal is counted; the engine's report of any other request is left to {@link CountingRSocket}. */
     @Override
     public void onResponseStarted(RequestType type, RequestType call, SignalType first, long latencyNanos,
                                   boolean wasRejected) {
         if (wasRejected) {
             rejected.increment();
-        } else {
-            accepted.increment();
-            latency[call.ordinal()].recordValue(Math.max(0, Math.min(latencyNanos / 1000, 3_600_000_000L)));
         }
     }
 
     @Override
     public void onResponseTerminated(RequestType type, RequestType call, SignalType last) {
+    }
+
+    /**
+     * A request the handler answered, or that was cancelled before its first signal ({@code latencyNanos} then
+     * negative: no latency to record).
+     */
+    void countAccepted(RequestType type, long latencyNanos) {
+        accepted.increment();
+        if (latencyNanos >= 0) {
+            latency[type.ordinal()].recordValue(Math.min(latencyNanos / 1000, 3_600_000_000L));
+        }
+    }
+
+    /** A request refused with ERROR[REJECTED] at or behind the handler (the rate limit). Its time is no latency. */
+    void countRejected() {
+        rejected.increment();
     }
 
     public long accepted() {

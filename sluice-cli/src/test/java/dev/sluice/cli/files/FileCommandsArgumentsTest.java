@@ -30,7 +30,11 @@ class FileCommandsArgumentsTest {
             {"file-server", "--address", "127.0.0.1:0", "--dir", file.toString(),
                 "--dir is not a directory: '" + file + "'"},
             {"file-server", "--address", "127.0.0.1:0", "--dir", d, "--mtu", "10",
-                "mtu must be 0 (no fragmentation) or between 64"},
+                "--mtu must be 0 (no fragmentation) or between 64 and 16777218, got 10\n"},
+            {"file-server", "--address", "127.0.0.1:0", "--dir", d, "--drain-timeout", "PT-1S",
+                "--drain-timeout must be >= 0, got -1000ms"},
+            {"file-server", "--address", "127.0.0.1:0", "--dir", d, "--drain-timeout", "soon",
+                "expected a duration such as 250ms, 1s, 2m or PT1S, got 'soon'"},
         };
         for (String[] row : rows) {
             assertExitTwo(row);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.cli.CliRun;
+import dev.sluice.cli.Stderr;
 import dev.sluice.cli.files.internal.Checksum;
 import dev.sluice.cli.files.internal.ServedDirectory;
 import dev.sluice.cli.files.internal.TransferClient;
@@ -398,6 +399,22 @@ class FileTransferTest {
             assertThat(disk.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         }
         assertThat(listing(served)).isEmpty();
+    }
+
+    /** What the shutdown hook does: one line saying how long it drains, then a close bounded by --drain-timeout. */
+    @Test
+    void onShutdownItSaysHowLongItDrains() {
+        FileServerCommand cmd = new FileServerCommand();
+        new CommandLine(cmd).parseArgs("--address", "127.0.0.1:0", "--dir", served.toString());
+        assertThat(cmd.drainTimeout).as("the default, as server's and proxy's").isEqualTo(Duration.ofSeconds(5));
+        new CommandLine(cmd).parseArgs("--address", "127.0.0.1:0", "--dir", served.toString(), "--drain-timeout",
+            "400ms");
+        cmd.listener = events;
+        server = cmd.start();
+        CloseableServer running = server;
+        assertThat(Stderr.during(() -> cmd.drain(running)))
+            .contains("[INFO] file-server - shutting down: draining connections for up to 400 ms");
+        running.onClose().block(TIMEOUT);
     }
 
     // --- helpers -----------------------------------------------------------------------------------------------

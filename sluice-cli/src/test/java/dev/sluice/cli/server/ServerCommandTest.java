@@ -1,7 +1,9 @@
 package dev.sluice.cli.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.cli.Stderr;
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.Connection;
 import dev.sluice.core.Payload;
@@ -43,6 +45,63 @@ class ServerCommandTest {
         assertThat(server.stats().accepted()).isEqualTo(3);
         assertThat(server.stats().rejected()).isEqualTo(2);
         assertThat(server.stats().sinceLastCall()).startsWith("accepted=3 rejected=2 request-response p99=");
+    }
+
+    /**
+     * With leases the engine reports requests to the stats too; a request the rate limit refuses reaches it as an
+     * ordinary error. It must still be counted as rejected, once, and its refusal time kept out of the p99: the
+     * second interval's line has no p99 at all, since nothing in it was answered.
+     */
+    @Test
+    void withLeasesARateLimitedRequestIsCountedAsRejectedAndHasNoLatency() throws InterruptedException {
+        for (boolean clientAsksForLeases : new boolean[] {true, false}) {
+            ServerCommand server = new ServerCommand();
+            // Leases far above the load, and a bucket of 1 that refills once a minute: 1 accepted, then rate_limited.
+            new CommandLine(server).parseArgs("--address", "127.0.0.1:0", "--concurrency-delay", "=> 1",
+                "--lease-allowed", "100", "--lease-ttl", "60s", "--rate-limit", "1/m", "--burst", "1");
+            CloseableServer running = server.start();
+            RSocketConnector connector = clientAsksForLeases ? RSocketConnector.create().lease()
+                : RSocketConnector.create();
+            Connection client = connector.connect(TcpClientTransport.create("127.0.0.1", running.port()))
+                .block(TIMEOUT);
+            String first;
+            String second;
+            try {
+                for (int i = 0; i < 500 && clientAsksForLeases && client.availability() < 1.0; i++) {
+                    Thread.sleep(10);
+                }
+                client.requestResponse(Payload.create("ok")).block(TIMEOUT).release();
+                first = server.stats().sinceLastCall();
+                for (int i = 0; i < 3; i++) {
+                    assertThatThrownBy(() -> client.requestResponse(Payload.create("over")).block(TIMEOUT))
+                        .isInstanceOf(RejectedException.class).hasMessage("rate_limited");
+                }
+                second = server.stats().sinceLastCall();
+            } finally {
+                client.dispose();
+                running.dispose();
+            }
+            String as = clientAsksForLeases ? "a leasing client" : "a client without leases";
+            // A client that did not ask for leases is sent none.
+            String lease = clientAsksForLeases ? " lease=100 requests / 60000 ms" : " lease=none";
+            assertThat(first).as(as).startsWith("accepted=1 rejected=0 request-response p99=").endsWith(lease);
+            assertThat(second).as(as).isEqualTo("accepted=0 rejected=3" + lease);
+            assertThat(server.stats().accepted() + server.stats().rejected()).as(as).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void onShutdownItSaysHowLongItDrains() {
+        ServerCommand server = new ServerCommand();
+        new CommandLine(server).parseArgs("--address", "127.0.0.1:0", "--drain-timeout", "300ms");
+        CloseableServer running = server.start();
+        try {
+            assertThat(Stderr.during(() -> server.drain(running)))
+                .contains("[INFO] server - shutting down: draining connections for up to 300 ms");
+            running.onClose().block(TIMEOUT);
+        } finally {
+            running.dispose();
+        }
     }
 
     @Test

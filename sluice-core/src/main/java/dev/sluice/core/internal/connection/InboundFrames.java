@@ -97,11 +97,7 @@ final class InboundFrames implements FrameReader.Handler {
         }
         Payload p = Payload.create(null, metadataLength == 0 ? Unpooled.EMPTY_BUFFER
             : buf.retainedSlice(metadataOffset, metadataLength));
-        try {
-            connection.handler().metadataPush(p).subscribe(Responders.Drain.INSTANCE);
-        } catch (Throwable t) {
-            RSocketConnection.log.warn("metadata-push handler failed", t);
-        }
+        Responders.metadataPush(connection.handler(), p);
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.sluice.frame.FrameFlags;
 import dev.sluice.frame.FrameHeader;
 import dev.sluice.frame.FrameType;
 import dev.sluice.frame.FrameValidator;
+import dev.sluice.frame.MetadataPushFrame;
 import dev.sluice.frame.PayloadFrame;
 import dev.sluice.frame.PayloadSection;
 import dev.sluice.frame.RequestChannelFrame;
@@ -51,6 +52,13 @@ final class PeerFrames {
     static ByteBuf fireAndForget(int streamId, String data) {
         ByteBuf out = buffer();
         RequestFnfFrame.encode(out, streamId, false, null, utf8(data));
+        return out;
+    }
+
+    /** METADATA_PUSH (stream 0) carrying {@code metadata}. */
+    static ByteBuf metadataPush(String metadata) {
+        ByteBuf out = buffer();
+        MetadataPushFrame.encode(out, utf8(metadata));
         return out;
     }
 

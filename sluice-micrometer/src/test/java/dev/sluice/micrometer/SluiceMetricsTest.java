@@ -96,7 +96,7 @@ class SluiceMetricsTest {
         assertThat(requests("fire_and_forget", "success")).isEqualTo(1);
         assertThat(requests("request_channel", "success")).isZero();
         assertThat(registry.get("sluice.request.latency").tag("interaction", "request_response").timer().count())
-.as("sampled: the first request and about one per millisecond after it").isBetween(1L, 12L);
+            .as("sampled: the first request and about one per millisecond after it").isBetween(1L, 12L);
 
         client.dispose();
         server.dispose();

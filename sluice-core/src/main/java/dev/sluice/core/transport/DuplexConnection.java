@@ -12,9 +12,10 @@ import java.net.SocketAddress;
  * called on {@link #executor()}; the engine confines all connection state to it. Inbound callbacks on the
  * {@link FrameHandler} arrive there too.
  *
- * <p><b>Framing.</b> When {@link #lengthPrefixed()} is true (TCP) the engine writes each frame behind a 3-byte
- * length, so that a batch of many frames is a single buffer; otherwise (WebSocket) every {@link #write} holds
- * exactly one frame.
+ * <p><b>Framing.</b> When {@link #lengthPrefixed()} is true the engine writes each frame behind a 3-byte length, so
+ * that a batch of many frames is a single buffer: TCP sends it as it is, a message-based transport (WebSocket)
+ * walks the prefixes and sends each frame as a message of its own. Otherwise every {@link #write} holds exactly one
+ * frame, without a prefix, in a buffer of its own.
  */
 public interface DuplexConnection {
 
@@ -24,7 +25,7 @@ public interface DuplexConnection {
     /** The event loop that owns this connection. */
     EventExecutor executor();
 
-    /** Whether outbound frames carry the 3-byte length prefix (see the class comment). */
+    /** Whether outbound batches carry a 3-byte length prefix before each frame (see the class comment). */
     boolean lengthPrefixed();
 
     /** Installs the receiver of inbound frames; called once, before the transport starts reading. */

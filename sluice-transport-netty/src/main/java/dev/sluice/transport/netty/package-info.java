@@ -1,8 +1,11 @@
 /**
- * RSocket over TCP on Netty: {@link dev.sluice.transport.netty.TcpServerTransport} for
- * {@code RSocketServer.bind} and {@link dev.sluice.transport.netty.TcpClientTransport} for
- * {@code RSocketConnector.connect}. Frames travel behind the 3-byte length prefix that rsocket-java's TCP transport
- * uses; the native epoll transport is used when it loads, NIO otherwise. The channel machinery lives in
- * {@code dev.sluice.transport.netty.internal}, which is not API.
+ * RSocket over TCP and over WebSocket on Netty. For {@code RSocketServer.bind}:
+ * {@link dev.sluice.transport.netty.TcpServerTransport} and
+ * {@link dev.sluice.transport.netty.WebsocketServerTransport}; for {@code RSocketConnector.connect}:
+ * {@link dev.sluice.transport.netty.TcpClientTransport} and
+ * {@link dev.sluice.transport.netty.WebsocketClientTransport}. Over TCP, frames travel behind the 3-byte length
+ * prefix that rsocket-java's TCP transport uses; over WebSocket, each frame is one binary message, as rsocket-java's
+ * WebSocket transport sends them. The native epoll transport is used when it loads, NIO otherwise. The channel
+ * machinery lives in {@code dev.sluice.transport.netty.internal}, which is not API.
  */
 package dev.sluice.transport.netty;

@@ -1,0 +1,168 @@
+package dev.sluice.transport.netty;
+
+import dev.sluice.core.Limits;
+import dev.sluice.core.transport.DuplexConnection;
+import dev.sluice.core.transport.ServerHandle;
+import dev.sluice.core.transport.ServerTransport;
+import dev.sluice.transport.netty.internal.EventLoops;
+import dev.sluice.transport.netty.internal.ServerChannelHandle;
+import dev.sluice.transport.netty.internal.WebsocketServerUpgrade;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.util.NetUtil;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.function.Consumer;
+import reactor.core.publisher.Mono;
+
+/**
+ * A WebSocket server transport: RSocket over WebSocket (RFC 6455) on HTTP/1.1, one RSocket frame per binary
+ * message without the TCP length prefix, as the protocol's WebSocket mapping says. Serves one path, by default
+ * {@value #DEFAULT_PATH}; rsocket-java's and rsocket-js's WebSocket clients connect to it given that path.
+ *
+ * <p>A request that is not an upgrade to that path gets an HTTP error (404 for another path, 400 for a request
+ * missing the upgrade headers, 405 for a method other than GET, 426 for a WebSocket version other than 13, 408 when
+ * no whole request arrives within the {@linkplain #handshakeTimeout handshake timeout}) and the connection is
+ * closed. After the upgrade, a message longer than the max frame length closes the connection with status 1009
+ * (message too big), a text message with 1003 (unsupported data); continuation frames are gathered, pings
+ * answered. The options are read when {@link #start} is called.
+ */
+public final class WebsocketServerTransport implements ServerTransport {
+
+    /** The path served unless {@link #path} says otherwise. */
+    public static final String DEFAULT_PATH = "/rsocket";
+
+    private static final int MAX_REQUEST_BODY = 8 * 1024;
+
+    private final InetSocketAddress address;
+    private String path = DEFAULT_PATH;
+    private int backlog = NetUtil.SOMAXCONN;
+    private int maxFrameLength = Limits.MAX_FRAME_LENGTH;
+    private Duration handshakeTimeout = Duration.ofSeconds(10);
+    /** Put first in each accepted channel's pipeline, before HTTP: where TLS (an SslHandler) goes. */
+    private Consumer<ChannelPipeline> pipelineHead = p -> { };
+
+    private WebsocketServerTransport(InetSocketAddress address) {
+        this.address = address;
+    }
+
+    /** Listens on {@code host:port}; port 0 picks a free one. */
+    public static WebsocketServerTransport create(String host, int port) {
+        return new WebsocketServerTransport(new InetSocketAddress(host, port));
+    }
+
+    public static WebsocketServerTransport create(InetSocketAddress address) {
+        return new WebsocketServerTransport(address);
+    }
+
+    /** The one path upgraded, such as {@code /rsocket} (the default); the query of a request is ignored. */
+    public WebsocketServerTransport path(String path) {
+        this.path = checkPath(path);
+        return this;
+    }
+
+    /** The accept backlog (SO_BACKLOG); default: the kernel's {@code net.core.somaxconn}. */
+    public WebsocketServerTransport backlog(int backlog) {
+        if (backlog <= 0) {
+            throw new IllegalArgumentException("backlog must be > 0, got " + backlog);
+        }
+        this.backlog = backlog;
+        return this;
+    }
+
+    /**
+     * The largest message accepted, in bytes, after continuation frames are gathered (default and maximum:
+     * 16,777,215, the protocol's bound on a frame).
+     */
+    public WebsocketServerTransport maxFrameLength(int bytes) {
+        if (bytes < 6 || bytes > Limits.MAX_FRAME_LENGTH) {
+            throw new IllegalArgumentException("maxFrameLength must be between 6 and " + Limits.MAX_FRAME_LENGTH
+                + ", got " + bytes);
+        }
+        this.maxFrameLength = bytes;
+        return this;
+    }
+
+    /**
+     * How long a new connection may take to send its whole upgrade request (default 10 s); then it gets 408 and is
+     * closed. The RSocket server's own time to first frame starts after the upgrade.
+     */
+    public WebsocketServerTransport handshakeTimeout(Duration timeout) {
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("handshakeTimeout must be > 0, got " + timeout);
+        }
+        this.handshakeTimeout = timeout;
+        return this;
+    }
+
+    /** The path served. */
+    public String path() {
+        return path;
+    }
+
+    /**
+     * Adds what {@code head} puts in each accepted channel's pipeline before the HTTP codec, in front of
+     * everything else: the seam for TLS ({@code p -> p.addLast(sslContext.newHandler(p.channel().alloc()))}).
+     */
+    WebsocketServerTransport pipelineHead(Consumer<ChannelPipeline> head) {
+        this.pipelineHead = head;
+        return this;
+    }
+
+    @Override
+    public Mono<ServerHandle> start(Consumer<DuplexConnection> acceptor) {
+        String servedPath = path;
+        int maxFrame = maxFrameLength;
+        long timeoutNanos = handshakeTimeout.toNanos();
+        Consumer<ChannelPipeline> head = pipelineHead;
+        return Mono.create(sink -> {
+            ServerBootstrap b = new ServerBootstrap()
+                .group(EventLoops.boss(), EventLoops.workers())
+                .channel(EventLoops.serverChannel())
+                .option(ChannelOption.SO_BACKLOG, backlog)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.AUTO_READ, false)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ChannelPipeline p = ch.pipeline();
+                        head.accept(p);
+                        p.addLast(new HttpServerCodec());
+                        p.addLast(new HttpObjectAggregator(MAX_REQUEST_BODY));
+                        p.addLast(new WebsocketServerUpgrade(servedPath, maxFrame, timeoutNanos, acceptor));
+                    }
+                });
+            ChannelFuture f = b.bind(address);
+            f.addListener(done -> {
+                if (done.isSuccess()) {
+                    sink.success(new ServerChannelHandle(f.channel()));
+                } else {
+                    Throwable cause = done.cause();
+                    String why = cause instanceof BindException || String.valueOf(cause.getMessage())
+                        .contains("Address already in use") ? "address already in use" : String.valueOf(cause);
+                    sink.error(new IllegalStateException("cannot listen on "
+                        + TcpServerTransport.hostPort(address) + ": " + why, cause));
+                }
+            });
+        });
+    }
+
+    static String checkPath(String path) {
+        if (path == null || !path.startsWith("/") || path.indexOf('?') >= 0 || path.indexOf('#') >= 0
+            || path.chars().anyMatch(c -> c <= ' ' || c >= 0x7F)) {
+            throw new IllegalArgumentException("path must start with '/' and hold no query, fragment, space or"
+                + " non-ASCII character, got " + (path == null ? null : "'" + path + "'"));
+        }
+        return path;
+    }
+}

@@ -1,0 +1,144 @@
+package dev.sluice.transport.netty.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Turns the engine's outbound batch (frames back to back, each behind a 3-byte length) into WebSocket binary
+ * messages, one unfragmented message per RSocket frame and no length prefix, as the protocol's WebSocket mapping
+ * requires (RFC 6455 §5.2):
+ *
+ * <pre>
+ *  0                   1                   2                   3
+ *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ * +-+-+-+-+-------+-+-------------+-------------------------------+
+ * |F|R|R|R| opcode|M| Payload len |    Extended payload length    |
+ * |I|S|S|S|  0x2  |A|     (7)     |             (16/64)           |
+ * |N|V|V|V|       |S|             |   (if payload len==126/127)   |
+ * | |1|2|3|       |K|             |                               |
+ * +-+-+-+-+-------+-+-------------+ - - - - - - - - - - - - - - - +
+ * |     Extended payload length continued, if payload len == 127  |
+ * + - - - - - - - - - - - - - - - +-------------------------------+
+ * |                               |Masking-key, if MASK set to 1  |
+ * +-------------------------------+-------------------------------+
+ * | Masking-key (continued)       |          Payload Data         |
+ * +-------------------------------- - - - - - - - - - - - - - - - +
+ * </pre>
+ *
+ * <p>Why here and not through Netty's {@code WebSocket13FrameEncoder}: that encoder takes one
+ * {@code BinaryWebSocketFrame} per message, so each RSocket frame would cost a frame object, a slice, a header
+ * buffer (with a copy of frames up to 1 KiB) and an entry in the channel's outbound buffer. Here a whole batch costs
+ * one pooled buffer and one copy of its bytes, with 2 to 14 header bytes added per frame: nothing is allocated per
+ * frame. A server's (unmasked) frame larger than {@link #COPY_LIMIT} is not copied but written as a retained slice
+ * of the batch behind its header. A client must mask every frame with a fresh random key, so its frames are always
+ * copied (masking is a copy anyway). Control frames (pong, close) still go through Netty's encoder, which passes
+ * these buffers on untouched.
+ *
+ * <p>Stateless; called on the channel's event loop.
+ */
+public final class WebsocketFramer {
+
+    /** The unmasked frames up to this size are copied next to their header; larger ones go as slices. */
+    static final int COPY_LIMIT = 8 * 1024;
+
+    private static final int LENGTH_PREFIX = 3;
+    /** FIN set, RSV clear, opcode 0x2 (binary). */
+    private static final int FIN_BINARY = 0x82;
+    private static final int MASK_BIT = 0x80;
+    private static final int MAX_7_BIT_LENGTH = 125;
+    private static final int LENGTH_16 = 126;
+    private static final int LENGTH_64 = 127;
+
+    private WebsocketFramer() {
+    }
+
+    /**
+     * Writes (without flushing) the frames of {@code batch} to {@code channel} as binary messages; with
+     * {@code mask}, each is masked with a fresh random key, as a client must. Takes ownership of {@code batch}.
+     */
+    public static void write(Channel channel, ByteBuf batch, boolean mask) {
+        try {
+            ByteBuf out = null;
+            int end = batch.writerIndex();
+            for (int at = batch.readerIndex(); at + LENGTH_PREFIX <= end; ) {
+                int length = batch.getUnsignedMedium(at);
+                int payload = at + LENGTH_PREFIX;
+                if (out == null) {
+                    out = channel.alloc().directBuffer(runBytes(batch, at, end, mask));
+                }
+                if (mask) {
+                    int key = ThreadLocalRandom.current().nextInt();
+                    writeHeader(out, length, true);
+                    out.writeInt(key);
+                    writeMasked(out, batch, payload, length, key);
+                } else if (length <= COPY_LIMIT) {
+                    writeHeader(out, length, false);
+                    out.writeBytes(batch, payload, length);
+                } else {
+                    writeHeader(out, length, false);
+                    channel.write(out, channel.voidPromise());
+                    out = null;
+                    channel.write(batch.retainedSlice(payload, length), channel.voidPromise());
+                }
+                at = payload + length;
+            }
+            if (out != null) {
+                channel.write(out, channel.voidPromise());
+            }
+        } finally {
+            batch.release();
+        }
+    }
+
+    /**
+     * The bytes needed for the frames from {@code at}: each frame's header and, while frames are copied, its
+     * payload, up to and including the header of the first frame that will go as a slice.
+     */
+    static int runBytes(ByteBuf batch, int at, int end, boolean mask) {
+        int bytes = 0;
+        while (at + LENGTH_PREFIX <= end) {
+            int length = batch.getUnsignedMedium(at);
+            bytes += headerLength(length, mask);
+            if (!mask && length > COPY_LIMIT) {
+                break;
+            }
+            bytes += length;
+            at += LENGTH_PREFIX + length;
+        }
+        return bytes;
+    }
+
+    /** The header's size for a payload of {@code length} bytes: 2, 4 or 10, and 4 more with a masking key. */
+    static int headerLength(int length, boolean mask) {
+        int base = length <= MAX_7_BIT_LENGTH ? 2 : length <= 0xFFFF ? 4 : 10;
+        return mask ? base + 4 : base;
+    }
+
+    private static void writeHeader(ByteBuf out, int length, boolean mask) {
+        int maskBit = mask ? MASK_BIT : 0;
+        out.writeByte(FIN_BINARY);
+        if (length <= MAX_7_BIT_LENGTH) {
+            out.writeByte(maskBit | length);
+        } else if (length <= 0xFFFF) {
+            out.writeByte(maskBit | LENGTH_16);
+            out.writeShort(length);
+        } else {
+            out.writeByte(maskBit | LENGTH_64);
+            out.writeLong(length);
+        }
+    }
+
+    /** Payload byte i is XORed with byte (i mod 4) of the key, the key's most significant byte being byte 0. */
+    private static void writeMasked(ByteBuf out, ByteBuf src, int from, int length, int key) {
+        long key8 = (long) key << 32 | key & 0xFFFFFFFFL;
+        int i = from;
+        int end = from + length;
+        for (; i + Long.BYTES <= end; i += Long.BYTES) {
+            out.writeLong(src.getLong(i) ^ key8);
+        }
+        for (int k = 0; i < end; i++, k++) {
+            out.writeByte(src.getByte(i) ^ key >>> 24 - 8 * (k & 3));
+        }
+    }
+}

@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.Connection;
 import dev.sluice.core.RSocketServer;
+import dev.sluice.core.transport.ServerTransport;
 import dev.sluice.frame.FrameFlags;
 import dev.sluice.frame.FrameType;
 import dev.sluice.frame.PayloadFrame;
 import dev.sluice.testkit.ReceivedFrame;
 import dev.sluice.testkit.ScriptedPeer;
+import dev.sluice.testkit.ScriptedWebsocketPeer;
 import dev.sluice.transport.netty.TcpServerTransport;
+import dev.sluice.transport.netty.WebsocketServerTransport;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -30,27 +33,35 @@ final class ServerUnderTest implements AutoCloseable {
     final List<Connection> accepted = new CopyOnWriteArrayList<>();
     private final CloseableServer server;
 
-    private ServerUnderTest(Consumer<RSocketServer> serverOptions, Consumer<TcpServerTransport> transport) {
+    private ServerUnderTest(Consumer<RSocketServer> serverOptions, ServerTransport transport) {
         RSocketServer rs = RSocketServer.create((setup, sendingSocket) -> {
             accepted.add(sendingSocket);
             return Mono.just(handler);
         });
         serverOptions.accept(rs);
-        TcpServerTransport tcp = TcpServerTransport.create("127.0.0.1", 0);
-        transport.accept(tcp);
-        this.server = rs.bind(tcp).block(TIMEOUT);
+        this.server = rs.bind(transport).block(TIMEOUT);
     }
 
     static ServerUnderTest start() {
-        return new ServerUnderTest(s -> { }, t -> { });
+        return start(s -> { }, t -> { });
     }
 
     static ServerUnderTest start(Consumer<RSocketServer> serverOptions) {
-        return new ServerUnderTest(serverOptions, t -> { });
+        return start(serverOptions, t -> { });
     }
 
     static ServerUnderTest start(Consumer<RSocketServer> serverOptions, Consumer<TcpServerTransport> transport) {
-        return new ServerUnderTest(serverOptions, transport);
+        TcpServerTransport tcp = TcpServerTransport.create("127.0.0.1", 0);
+        transport.accept(tcp);
+        return new ServerUnderTest(serverOptions, tcp);
+    }
+
+    /** The server on WebSocket, at the default path {@code /rsocket}. */
+    static ServerUnderTest websocket(Consumer<RSocketServer> serverOptions,
+                                     Consumer<WebsocketServerTransport> transport) {
+        WebsocketServerTransport ws = WebsocketServerTransport.create("127.0.0.1", 0);
+        transport.accept(ws);
+        return new ServerUnderTest(serverOptions, ws);
     }
 
     int port() {
@@ -69,6 +80,21 @@ final class ServerUnderTest implements AutoCloseable {
     /** A raw peer that has sent a valid SETUP. */
     ScriptedPeer connectAndSetup() {
         return connect().send(TestFrames.setup());
+    }
+
+    /** A raw WebSocket peer, upgraded on {@code /rsocket}, that has sent a valid SETUP. */
+    ScriptedWebsocketPeer connectWebsocketAndSetup() {
+        return ScriptedWebsocketPeer.connect("127.0.0.1", port(), WebsocketServerTransport.DEFAULT_PATH)
+            .send(TestFrames.setup());
+    }
+
+    /** {@link #ping(ScriptedPeer, int)} over WebSocket. */
+    static void ping(ScriptedWebsocketPeer peer, int streamId) {
+        String data = "ping-" + streamId;
+        peer.send(TestFrames.requestResponse(streamId, data));
+        ReceivedFrame reply = peer.expectFrame(FrameType.PAYLOAD, streamId);
+        assertThat(reply.hasFlag(FrameFlags.NEXT | FrameFlags.COMPLETE)).as("flags of %s", reply).isTrue();
+        assertThat(reply.dataUtf8(PayloadFrame.PAYLOAD_START)).isEqualTo(data);
     }
 
     /**

@@ -7,11 +7,13 @@ import dev.sluice.core.Connection;
 import dev.sluice.core.exceptions.CustomRSocketException;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocketConnector;
+import dev.sluice.core.transport.ClientTransport;
 import dev.sluice.transport.netty.TcpClientTransport;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.rsocket.core.RSocketServer;
 import io.rsocket.frame.decoder.PayloadDecoder;
+import io.rsocket.transport.ServerTransport;
 import io.rsocket.transport.netty.server.CloseableChannel;
 import io.rsocket.transport.netty.server.TcpServerTransport;
 import io.rsocket.util.ByteBufPayload;
@@ -50,13 +52,23 @@ class SluiceClientInteropTest {
         if (mtu > 0) {
             rs.fragment(mtu);
         }
-        channel = rs.bind(TcpServerTransport.create("127.0.0.1", 0)).block(TIMEOUT);
+        channel = rs.bind(javaServerTransport()).block(TIMEOUT);
         RSocketConnector connector = RSocketConnector.create().responder(c -> clientResponder);
         if (mtu > 0) {
             connector.fragment(mtu);
         }
-        client = connector.connect(TcpClientTransport.create("127.0.0.1", channel.address().getPort()))
+        client = connector.connect(sluiceClientTransport(channel.address().getPort()))
             .block(TIMEOUT);
+    }
+
+    /** rsocket-java's server transport: TCP here, WebSocket in {@link SluiceClientWebsocketInteropTest}. */
+    ServerTransport<CloseableChannel> javaServerTransport() {
+        return TcpServerTransport.create("127.0.0.1", 0);
+    }
+
+    /** Sluice's client transport to {@code port}. */
+    ClientTransport sluiceClientTransport(int port) {
+        return TcpClientTransport.create("127.0.0.1", port);
     }
 
     @AfterEach

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.Connection;
 import dev.sluice.core.RSocketServer;
+import dev.sluice.core.transport.ServerTransport;
 import dev.sluice.transport.netty.TcpServerTransport;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
@@ -21,6 +22,7 @@ import io.rsocket.metadata.CompositeMetadataCodec;
 import io.rsocket.metadata.RoutingMetadata;
 import io.rsocket.metadata.TaggingMetadataCodec;
 import io.rsocket.metadata.WellKnownMimeType;
+import io.rsocket.transport.ClientTransport;
 import io.rsocket.transport.netty.client.TcpClientTransport;
 import io.rsocket.util.ByteBufPayload;
 import java.time.Duration;
@@ -58,14 +60,24 @@ class SluiceServerInteropTest {
         if (mtu > 0) {
             rs.fragment(mtu);
         }
-        sluice = rs.bind(TcpServerTransport.create("127.0.0.1", 0)).block(TIMEOUT);
+        sluice = rs.bind(sluiceServerTransport()).block(TIMEOUT);
         RSocketConnector connector = RSocketConnector.create()
             .payloadDecoder(PayloadDecoder.ZERO_COPY)
             .acceptor(SocketAcceptor.with(clientResponder));
         if (mtu > 0) {
             connector.fragment(mtu);
         }
-        client = connector.connect(TcpClientTransport.create("127.0.0.1", sluice.port())).block(TIMEOUT);
+        client = connector.connect(javaClientTransport(sluice.port())).block(TIMEOUT);
+    }
+
+    /** Sluice's server transport: TCP here, WebSocket in {@link SluiceServerWebsocketInteropTest}. */
+    ServerTransport sluiceServerTransport() {
+        return TcpServerTransport.create("127.0.0.1", 0);
+    }
+
+    /** rsocket-java's client transport to {@code port}. */
+    ClientTransport javaClientTransport(int port) {
+        return TcpClientTransport.create("127.0.0.1", port);
     }
 
     @AfterEach

@@ -15,6 +15,7 @@ import dev.sluice.core.Payload;
 import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.transport.ClientTransport;
 import dev.sluice.transport.netty.TcpClientTransport;
+import dev.sluice.transport.netty.WebsocketClientTransport;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.EventExecutor;
 import java.time.Duration;
@@ -24,7 +25,8 @@ import reactor.core.publisher.Flux;
 
 /**
  * The Sluice benchmark client, one JVM and one connection: runs {@code --interaction} against a benchmark server
- * (any of them: they speak RSocket alike) and prints one figure per second (see {@code ClientReport}).
+ * (any of them: they speak RSocket alike) and prints one figure per second (see {@code ClientReport}). TCP, or
+ * WebSocket with {@code --transport ws} (against the Sluice server only).
  *
  * <pre>{@code java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.throughput.SluiceClient --port 7000 \
  *     --interaction response --size 140 --window 512 --warmup 25 --seconds 20}</pre>
@@ -39,10 +41,11 @@ public final class SluiceClient {
     }
 
     private static void start(ChildOptions o, Meter meter, Latency latency, ClientReport report) {
-        TcpClientTransport tcp = TcpClientTransport.create(o.host(), o.port());
+        ClientTransport base = o.websocket() ? WebsocketClientTransport.create(o.host(), o.port())
+            : TcpClientTransport.create(o.host(), o.port());
         AtomicReference<EventExecutor> loop = new AtomicReference<>();
         // Only to learn the connection's event loop, where a paced load runs its schedule.
-        ClientTransport transport = () -> tcp.connect().doOnNext(dc -> loop.set(dc.executor()));
+        ClientTransport transport = () -> base.connect().doOnNext(dc -> loop.set(dc.executor()));
         Connection c = RSocketConnector.create()
             .connect(transport)
             .block(Duration.ofSeconds(30));

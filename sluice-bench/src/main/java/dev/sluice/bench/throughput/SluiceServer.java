@@ -9,6 +9,7 @@ import dev.sluice.core.RSocket;
 import dev.sluice.core.RSocketServer;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.transport.netty.TcpServerTransport;
+import dev.sluice.transport.netty.WebsocketServerTransport;
 import io.netty.buffer.ByteBuf;
 import java.time.Duration;
 import org.reactivestreams.Publisher;
@@ -18,7 +19,8 @@ import reactor.core.publisher.Mono;
 /**
  * The Sluice benchmark server, one JVM: answers every interaction with a pre-built payload of {@code --size}
  * bytes (request-response: one answer; request-stream: an infinite stream, emitted as demand arrives;
- * request-channel: echoes each element; fire-and-forget: drops it). Default configuration, TCP (epoll).
+ * request-channel: echoes each element; fire-and-forget: drops it). Default configuration, TCP (epoll), or
+ * WebSocket at {@code /rsocket} with {@code --transport ws}.
  *
  * <pre>{@code java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.throughput.SluiceServer --port 7000}</pre>
  */
@@ -39,7 +41,8 @@ public final class SluiceServer {
     static int start(ChildOptions options, RSocketServer server) {
         RSocket handler = new Handler(Payloads.template(options.size()));
         CloseableServer running = server.acceptor(SocketAcceptor.with(handler))
-            .bind(TcpServerTransport.create(options.host(), options.port()))
+            .bind(options.websocket() ? WebsocketServerTransport.create(options.host(), options.port())
+                : TcpServerTransport.create(options.host(), options.port()))
             .block(Duration.ofSeconds(30));
         return running.port();
     }

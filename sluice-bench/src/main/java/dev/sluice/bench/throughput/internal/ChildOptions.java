@@ -25,9 +25,12 @@ import picocli.CommandLine.Spec;
  * @param maxInFlight paced: unanswered requests beyond which the client sends nothing until answers come back
  * @param parentPid   the driver's pid, or -1: the process exits when that process is gone
  * @param maxSeconds  the process exits after this long whatever happens, or 0 for never
+ * @param transport   {@code tcp}, or {@code ws} for WebSocket (at {@code /rsocket}); only the Sluice server and client
+ *                    read it
  */
 public record ChildOptions(String host, int port, Interaction interaction, int size, int window, int demand,
-        int warmupSeconds, int seconds, long rate, int maxInFlight, long parentPid, long maxSeconds) {
+        int warmupSeconds, int seconds, long rate, int maxInFlight, long parentPid, long maxSeconds,
+        String transport) {
 
     /** The most payload bytes the mains accept: enough for any size the comparison uses, and below one frame. */
     public static final int MAX_SIZE = 1 << 20;
@@ -45,6 +48,11 @@ public record ChildOptions(String host, int port, Interaction interaction, int s
         } catch (ParameterException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
+    }
+
+    /** Whether the Sluice server and client use WebSocket rather than TCP. */
+    public boolean websocket() {
+        return "ws".equals(transport);
     }
 
     /** Whether the client runs at a fixed offered rate rather than a closed loop. */
@@ -92,6 +100,9 @@ public record ChildOptions(String host, int port, Interaction interaction, int s
         @Option(names = "--max-seconds", converter = WholeNumbers.Converter.class)
         long maxSeconds;
 
+        @Option(names = "--transport")
+        String transport = "tcp";
+
         @Spec
         CommandSpec spec;
 
@@ -111,7 +122,11 @@ public record ChildOptions(String host, int port, Interaction interaction, int s
                 WholeNumbers.longInRange(spec, "--rate", rate, 0, 1_000_000_000L),
                 WholeNumbers.inRange(spec, "--max-in-flight", maxInFlight, 1, 1 << 22),
                 WholeNumbers.longInRange(spec, "--parent-pid", parentPid, -1, Long.MAX_VALUE),
-                WholeNumbers.longInRange(spec, "--max-seconds", maxSeconds, 0, 7 * 86_400));
+                WholeNumbers.longInRange(spec, "--max-seconds", maxSeconds, 0, 7 * 86_400), transport);
+            if (!transport.equals("tcp") && !transport.equals("ws")) {
+                throw new ParameterException(spec.commandLine(), "--transport must be tcp or ws, got '" + transport
+                    + "'");
+            }
             if (o.paced() && o.interaction() != Interaction.RESPONSE) {
                 throw new ParameterException(spec.commandLine(), "--rate is implemented for --interaction response"
                     + " only, got " + o.interaction().option());

@@ -12,18 +12,20 @@ class ChildOptionsTest {
     void defaultsAreAClosedLoopOnLoopback() {
         ChildOptions o = ChildOptions.parse(new String[0]);
         assertThat(o).isEqualTo(new ChildOptions("127.0.0.1", 0, Interaction.STREAM, 4, 512, 1024, 25, 20, 0, 65_536,
-            -1, 0));
+            -1, 0, "tcp"));
         assertThat(o.paced()).isFalse();
+        assertThat(o.websocket()).isFalse();
     }
 
     @Test
     void readsEveryOptionInBothSpellings() {
         ChildOptions o = ChildOptions.parse(new String[] {"--port", "7000", "--interaction=response", "--size",
             "140", "--window", "64", "--rate", "1_000", "--max-in-flight", "8", "--warmup", "0", "--seconds", "3",
-            "--parent-pid", "42", "--max-seconds", "90"});
+            "--parent-pid", "42", "--max-seconds", "90", "--transport", "ws"});
         assertThat(o).isEqualTo(new ChildOptions("127.0.0.1", 7000, Interaction.RESPONSE, 140, 64, 1024, 0, 3, 1000,
-            8, 42, 90));
+            8, 42, 90, "ws"));
         assertThat(o.paced()).isTrue();
+        assertThat(o.websocket()).isTrue();
     }
 
     @Test
@@ -36,6 +38,8 @@ class ChildOptionsTest {
             .hasMessage("unknown interaction 'push': expected one of stream, response, channel, fnf");
         assertThatThrownBy(() -> ChildOptions.parse(new String[] {"--speed", "1"}))
             .hasMessageStartingWith("Unknown options: '--speed', '1'");
+        assertThatThrownBy(() -> ChildOptions.parse(new String[] {"--transport", "quic"}))
+            .hasMessage("--transport must be tcp or ws, got 'quic'");
         assertThatThrownBy(() -> ChildOptions.parse(new String[] {"--port"}))
             .hasMessageStartingWith("Missing required parameter for option '--port'");
     }

@@ -5,8 +5,8 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.websocketx.WebSocket13FrameDecoder;
 import io.netty.handler.codec.http.websocketx.WebSocketClientHandshaker;
+import io.netty.handler.codec.http.websocketx.WebSocketFrameDecoder;
 import io.netty.handler.codec.http.websocketx.WebSocketHandshakeException;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -90,13 +90,12 @@ public final class WebsocketClientUpgrade extends ChannelInboundHandlerAdapter {
         }
         done = true;
         cancelTimeout();
-        // Netty's client decoder would close on a protocol error by itself, before the engine's ERROR frame:
-        // ours leaves that to WebsocketFrameHandler. Nothing has reached the decoder yet.
-        ctx.pipeline().replace("ws-decoder", "ws-decoder",
-            new WebSocket13FrameDecoder(WebsocketFrameHandler.decoderConfig(maxFrameLength, false)));
-        WebsocketFrameHandler frames = new WebsocketFrameHandler(maxFrameLength);
-        ctx.pipeline().replace(this, "sluice-websocket", frames);
-        outcome.upgraded(new WebsocketDuplexConnection(ctx.channel(), frames, true));
+        // The HTTP codec, removed next turn, passes the bytes after the 101 on: to the reader, in place of Netty's
+        // frame decoder. Nothing has reached that decoder yet.
+        WebsocketReader reader = new WebsocketReader(maxFrameLength, false);
+        ctx.pipeline().remove(WebSocketFrameDecoder.class);
+        ctx.pipeline().replace(this, "sluice-websocket", reader);
+        outcome.upgraded(new WebsocketDuplexConnection(ctx.channel(), reader, true));
     }
 
     @Override

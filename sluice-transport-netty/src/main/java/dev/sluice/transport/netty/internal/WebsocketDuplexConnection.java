@@ -14,22 +14,22 @@ import java.net.SocketAddress;
  *
  * <p>It still asks the engine for {@linkplain #lengthPrefixed() length-prefixed batches}, so that the engine encodes
  * a burst of frames back to back into its loop's shared buffer as it does for TCP; {@link WebsocketFramer} then
- * turns the prefixes into WebSocket headers on the way out. Inbound, {@link WebsocketFrameHandler} delivers whole
+ * turns the prefixes into WebSocket headers on the way out. Inbound, {@link WebsocketReader} delivers whole
  * messages.
  */
 public final class WebsocketDuplexConnection implements DuplexConnection {
 
     private final Channel channel;
-    private final WebsocketFrameHandler frames;
+    private final WebsocketReader reader;
     private final boolean mask;
 
     /**
      * @param mask whether outbound frames are masked: true on a client's connection, as RFC 6455 requires, false on
      *             a server's
      */
-    public WebsocketDuplexConnection(Channel channel, WebsocketFrameHandler frames, boolean mask) {
+    public WebsocketDuplexConnection(Channel channel, WebsocketReader reader, boolean mask) {
         this.channel = channel;
-        this.frames = frames;
+        this.reader = reader;
         this.mask = mask;
     }
 
@@ -51,9 +51,9 @@ public final class WebsocketDuplexConnection implements DuplexConnection {
 
     @Override
     public void start(FrameHandler handler) {
-        frames.handler(handler);
+        reader.handler(handler);
         if (!channel.isActive()) {
-            frames.reportClose(null);
+            reader.reportClose(null);
             return;
         }
         channel.config().setAutoRead(true);
@@ -77,7 +77,7 @@ public final class WebsocketDuplexConnection implements DuplexConnection {
 
     @Override
     public void close() {
-        frames.close();
+        reader.close();
     }
 
     @Override

@@ -35,20 +35,33 @@ import java.util.concurrent.ThreadLocalRandom;
  * copied (masking is a copy anyway). Control frames (pong, close) still go through Netty's encoder, which passes
  * these buffers on untouched.
  *
- * <p>Stateless; called on the channel's event loop.
+ * <p>The header's constants are shared with {@link WebsocketReader}, which reads the same layout. Stateless; called
+ * on the channel's event loop.
  */
 public final class WebsocketFramer {
 
     /** The unmasked frames up to this size are copied next to their header; larger ones go as slices. */
     static final int COPY_LIMIT = 8 * 1024;
 
+    /** First byte: the final fragment of a message. */
+    static final int FIN = 0x80;
+    static final int OPCODE_CONTINUATION = 0x0;
+    static final int OPCODE_TEXT = 0x1;
+    static final int OPCODE_BINARY = 0x2;
+    static final int OPCODE_CLOSE = 0x8;
+    static final int OPCODE_PING = 0x9;
+    static final int OPCODE_PONG = 0xA;
+    /** Second byte: a masking key follows the length. */
+    static final int MASK_BIT = 0x80;
+    /** The largest length the 7-bit field holds itself. */
+    static final int MAX_7_BIT_LENGTH = 125;
+    /** A 7-bit length of 126: a 16-bit length follows. */
+    static final int LENGTH_16 = 126;
+    /** A 7-bit length of 127: a 64-bit length follows. */
+    static final int LENGTH_64 = 127;
+
     private static final int LENGTH_PREFIX = 3;
-    /** FIN set, RSV clear, opcode 0x2 (binary). */
-    private static final int FIN_BINARY = 0x82;
-    private static final int MASK_BIT = 0x80;
-    private static final int MAX_7_BIT_LENGTH = 125;
-    private static final int LENGTH_16 = 126;
-    private static final int LENGTH_64 = 127;
+    private static final int FIN_BINARY = FIN | OPCODE_BINARY;
 
     private WebsocketFramer() {
     }
@@ -58,8 +71,8 @@ public final class WebsocketFramer {
      * {@code mask}, each is masked with a fresh random key, as a client must. Takes ownership of {@code batch}.
      */
     public static void write(Channel channel, ByteBuf batch, boolean mask) {
+        ByteBuf out = null;
         try {
-            ByteBuf out = null;
             int end = batch.writerIndex();
             for (int at = batch.readerIndex(); at + LENGTH_PREFIX <= end; ) {
                 int length = batch.getUnsignedMedium(at);
@@ -77,16 +90,23 @@ public final class WebsocketFramer {
                     out.writeBytes(batch, payload, length);
                 } else {
                     writeHeader(out, length, false);
-                    channel.write(out, channel.voidPromise());
+                    ByteBuf run = out;
                     out = null;
+                    channel.write(run, channel.voidPromise());
                     channel.write(batch.retainedSlice(payload, length), channel.voidPromise());
                 }
                 at = payload + length;
             }
             if (out != null) {
-                channel.write(out, channel.voidPromise());
+                ByteBuf last = out;
+                out = null;
+                channel.write(last, channel.voidPromise());
             }
         } finally {
+            if (out != null) {
+                // Only if something above threw: what was not handed to the channel is still ours.
+                out.release();
+            }
             batch.release();
         }
     }

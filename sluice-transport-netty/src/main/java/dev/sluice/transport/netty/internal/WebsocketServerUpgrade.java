@@ -16,6 +16,8 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketFrameDecoder;
 import io.netty.handler.codec.http.websocketx.WebSocketHandshakeException;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshaker13;
 import io.netty.util.ReferenceCountUtil;
@@ -139,8 +141,9 @@ public final class WebsocketServerUpgrade extends ChannelInboundHandlerAdapter {
     }
 
     private void upgrade(ChannelHandlerContext ctx, FullHttpRequest request) {
+        // Netty's handshaker installs its own frame decoder, which the reader replaces once the 101 is written.
         WebSocketServerHandshaker13 handshaker = new WebSocketServerHandshaker13(path, null,
-            WebsocketFrameHandler.decoderConfig(maxFrameLength, true));
+            WebSocketDecoderConfig.newBuilder().maxFramePayloadLength(maxFrameLength).build());
         ChannelPromise upgraded = ctx.newPromise();
         try {
             // Answers 101, puts the WebSocket encoder and decoder in place of the HTTP codec and aggregator.
@@ -155,9 +158,10 @@ public final class WebsocketServerUpgrade extends ChannelInboundHandlerAdapter {
                 ctx.close();
                 return;
             }
-            WebsocketFrameHandler frames = new WebsocketFrameHandler(maxFrameLength);
-            ctx.pipeline().replace(this, "sluice-websocket", frames);
-            acceptor.accept(new WebsocketDuplexConnection(ctx.channel(), frames, false));
+            WebsocketReader reader = new WebsocketReader(maxFrameLength, true);
+            ctx.pipeline().remove(WebSocketFrameDecoder.class);
+            ctx.pipeline().replace(this, "sluice-websocket", reader);
+            acceptor.accept(new WebsocketDuplexConnection(ctx.channel(), reader, false));
         });
     }
 

@@ -7,6 +7,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocket13FrameDecoder;
+import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -109,8 +110,8 @@ class WebsocketFramerTest {
 
     /** What Netty's decoder reads from the written buffers; releases them. */
     private static List<byte[]> decode(List<ByteBuf> written, boolean masked) {
-        EmbeddedChannel in = new EmbeddedChannel(new WebSocket13FrameDecoder(
-            WebsocketFrameHandler.decoderConfig(1 << 20, masked)));
+        EmbeddedChannel in = new EmbeddedChannel(new WebSocket13FrameDecoder(WebSocketDecoderConfig.newBuilder()
+            .maxFramePayloadLength(1 << 20).expectMaskedFrames(masked).allowMaskMismatch(false).build()));
         for (ByteBuf b : written) {
             in.writeInbound(b);
         }

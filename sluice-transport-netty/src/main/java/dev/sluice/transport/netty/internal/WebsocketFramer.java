@@ -2,6 +2,7 @@ package dev.sluice.transport.netty.internal;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import java.nio.ByteBuffer;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -84,7 +85,9 @@ public final class WebsocketFramer {
                     int key = ThreadLocalRandom.current().nextInt();
                     writeHeader(out, length, true);
                     out.writeInt(key);
-                    writeMasked(out, batch, payload, length, key);
+                    int masked = out.writerIndex();
+                    out.writeBytes(batch, payload, length);
+                    mask(out, masked, length, key);
                 } else if (length <= COPY_LIMIT) {
                     writeHeader(out, length, false);
                     out.writeBytes(batch, payload, length);
@@ -149,16 +152,36 @@ public final class WebsocketFramer {
         }
     }
 
-    /** Payload byte i is XORed with byte (i mod 4) of the key, the key's most significant byte being byte 0. */
-    private static void writeMasked(ByteBuf out, ByteBuf src, int from, int length, int key) {
+    /**
+     * Masks (or unmasks: the same XOR) {@code buf[index, index + length)} in place with {@code key}: payload byte i
+     * is XORed with byte (i mod 4) of the key, the key's most significant byte being byte 0 (RFC 6455 §5.3).
+     *
+     * <p>Eight bytes at a time through the buffer's NIO view: the JIT compiles a direct {@code ByteBuffer}'s
+     * absolute {@code getLong}/{@code putLong} to plain loads and stores, where {@code ByteBuf}'s check the reference
+     * count on every call, which made masking 40% of a client's CPU time per request-response message.
+     */
+    static void mask(ByteBuf buf, int index, int length, int key) {
         long key8 = (long) key << 32 | key & 0xFFFFFFFFL;
-        int i = from;
-        int end = from + length;
+        if (buf.nioBufferCount() == 1) {
+            // Big-endian, as a ByteBuffer view starts: byte 0 of the key meets the lowest address.
+            ByteBuffer b = buf.internalNioBuffer(index, length);
+            int i = b.position();
+            int end = i + length;
+            for (; i + Long.BYTES <= end; i += Long.BYTES) {
+                b.putLong(i, b.getLong(i) ^ key8);
+            }
+            for (int k = 0; i < end; i++, k++) {
+                b.put(i, (byte) (b.get(i) ^ key >>> 24 - 8 * (k & 3)));
+            }
+            return;
+        }
+        int i = index;
+        int end = index + length;
         for (; i + Long.BYTES <= end; i += Long.BYTES) {
-            out.writeLong(src.getLong(i) ^ key8);
+            buf.setLong(i, buf.getLong(i) ^ key8);
         }
         for (int k = 0; i < end; i++, k++) {
-            out.writeByte(src.getByte(i) ^ key >>> 24 - 8 * (k & 3));
+            buf.setByte(i, buf.getByte(i) ^ key >>> 24 - 8 * (k & 3));
         }
     }
 }

@@ -151,7 +151,7 @@ public final class WebsocketReader extends ByteToMessageDecoder {
         }
         int payload = start + header;
         if (masked) {
-            unmask(in, payload, len, in.getInt(payload - 4));
+            WebsocketFramer.mask(in, payload, len, in.getInt(payload - 4));
         }
         in.readerIndex(payload + len);
         switch (opcode) {
@@ -290,19 +290,6 @@ public final class WebsocketReader extends ByteToMessageDecoder {
         }
         // Not after the write completes: a peer that does not read must not keep the connection open.
         ctx.close();
-    }
-
-    /** Payload byte i is XORed with byte (i mod 4) of the key, the key's most significant byte being byte 0. */
-    static void unmask(ByteBuf buf, int from, int length, int key) {
-        long key8 = (long) key << 32 | key & 0xFFFFFFFFL;
-        int i = from;
-        int end = from + length;
-        for (; i + Long.BYTES <= end; i += Long.BYTES) {
-            buf.setLong(i, buf.getLong(i) ^ key8);
-        }
-        for (int k = 0; i < end; i++, k++) {
-            buf.setByte(i, buf.getByte(i) ^ key >>> 24 - 8 * (k & 3));
-        }
     }
 
     @Override

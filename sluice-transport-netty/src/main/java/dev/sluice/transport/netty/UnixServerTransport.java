@@ -209,6 +209,9 @@ public final class UnixServerTransport implements ServerTransport {
     }
 
     private String bindFailure(Throwable cause) {
+        if (UnixDomainSockets.unsupported(cause)) {
+            return UnixDomainSockets.NO_UNIX_SOCKETS;
+        }
         String m = String.valueOf(cause == null ? null : cause.getMessage());
         String lower = m.toLowerCase(Locale.ROOT);
         if (lower.contains("address already in use")) {

@@ -116,7 +116,7 @@ public final class SocketFiles {
         } catch (ConnectException refused) {
             return Probe.STALE;
         } catch (UnsupportedOperationException e) {
-            throw new Refused("this platform has no Unix domain sockets: " + e.getMessage(), e);
+            throw new Refused(UnixDomainSockets.NO_UNIX_SOCKETS, e);
         } catch (IOException e) {
             String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
             if (m.contains("no such file")) {

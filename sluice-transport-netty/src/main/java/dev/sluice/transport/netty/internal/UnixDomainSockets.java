@@ -30,6 +30,9 @@ public final class UnixDomainSockets {
     public static final int MAX_PATH_BYTES = System.getProperty("os.name", "").toLowerCase(Locale.ROOT)
         .contains("linux") ? 107 : 103;
 
+    /** The reason given when the platform has no Unix domain sockets at all. */
+    public static final String NO_UNIX_SOCKETS = "this platform has no Unix domain sockets";
+
     private UnixDomainSockets() {
     }
 
@@ -82,6 +85,9 @@ public final class UnixDomainSockets {
      * message and NIO appends the path to the errno text, hence this rather than the TCP wording alone.
      */
     public static String connectFailure(Throwable failure, long timeoutMillis) {
+        if (unsupported(failure)) {
+            return NO_UNIX_SOCKETS;
+        }
         Throwable t = failure;
         for (int depth = 0; t != null && depth < 8; depth++, t = t.getCause()) {
             if (t instanceof FileNotFoundException || t instanceof NoSuchFileException) {
@@ -99,6 +105,20 @@ public final class UnixDomainSockets {
         }
         String r = ConnectFailures.reason(failure, timeoutMillis);
         return r.isEmpty() ? r : r.substring(0, 1).toLowerCase(Locale.ROOT) + r.substring(1);
+    }
+
+    /**
+     * Whether {@code failure} (or a cause) says the platform has no Unix domain sockets: the JDK's NIO throws
+     * {@link UnsupportedOperationException} when it cannot open one (Windows before 10, say), which Netty wraps.
+     */
+    public static boolean unsupported(Throwable failure) {
+        Throwable t = failure;
+        for (int depth = 0; t != null && depth < 8; depth++, t = t.getCause()) {
+            if (t instanceof UnsupportedOperationException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

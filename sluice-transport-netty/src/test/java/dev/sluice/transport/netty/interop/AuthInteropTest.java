@@ -354,6 +354,23 @@ class AuthInteropTest {
     }
 
     @Test
+    void sluiceClientsSetupMetadataByteForByte() {
+        // The example in docs/transports.md.
+        AtomicReference<String> seen = new AtomicReference<>();
+        sluice = RSocketServer.create((setup, socket) -> {
+            seen.set(setup.metadataMimeType() + " " + ByteBufUtil.hexDump(setup.metadata()));
+            return Mono.just(new RSocket() {
+                @Override
+                public Mono<Payload> requestResponse(Payload p) {
+                    return Mono.just(p);
+                }
+            });
+        }).bind(TcpServerTransport.create("127.0.0.1", 0)).block(TIMEOUT);
+        assertThat(ask(sluiceClient(sluice.port(), Credentials.simple("user", "pass"), o -> o))).isEqualTo("q");
+        assertThat(seen).hasValue(COMPOSITE + " fc00000b" + "80" + "0004" + "75736572" + "70617373");
+    }
+
+    @Test
     void sluiceClientWithAnotherMetadataMimeTypeFailsBeforeConnecting() {
         StepVerifier.create(RSocketConnector.create().authentication(Credentials.bearer("t"))
                 .metadataMimeType("application/json")

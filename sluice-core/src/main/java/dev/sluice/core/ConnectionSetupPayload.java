@@ -1,6 +1,7 @@
 package dev.sluice.core;
 
 import io.netty.buffer.ByteBuf;
+import java.security.Principal;
 import java.time.Duration;
 
 /**
@@ -8,6 +9,7 @@ import java.time.Duration;
  * connection parameters.
  *
  * <p>The payload is valid while the acceptor runs; {@link #retain()} it to keep it longer (and release it then).
+ * On a server that authenticates ({@link RSocketServer#authenticate}), {@link #principal()} is who the client is.
  */
 public final class ConnectionSetupPayload implements Payload {
 
@@ -17,16 +19,42 @@ public final class ConnectionSetupPayload implements Payload {
     private final String metadataMimeType;
     private final String dataMimeType;
     private final boolean leaseRequested;
+    private final Principal principal;
 
     /** Takes ownership of {@code payload}. */
     public ConnectionSetupPayload(Payload payload, Duration keepAliveInterval, Duration keepAliveMaxLifetime,
                                   String metadataMimeType, String dataMimeType, boolean leaseRequested) {
+        this(payload, keepAliveInterval, keepAliveMaxLifetime, metadataMimeType, dataMimeType, leaseRequested,
+            null);
+    }
+
+    private ConnectionSetupPayload(Payload payload, Duration keepAliveInterval, Duration keepAliveMaxLifetime,
+                                   String metadataMimeType, String dataMimeType, boolean leaseRequested,
+                                   Principal principal) {
         this.payload = payload;
         this.keepAliveInterval = keepAliveInterval;
         this.keepAliveMaxLifetime = keepAliveMaxLifetime;
         this.metadataMimeType = metadataMimeType;
         this.dataMimeType = dataMimeType;
         this.leaseRequested = leaseRequested;
+        this.principal = principal;
+    }
+
+    /**
+     * This setup with {@code principal}: a second view of the same payload, so that retaining or releasing
+     * either counts on the one reference count (release only one of them).
+     */
+    ConnectionSetupPayload withPrincipal(Principal principal) {
+        return new ConnectionSetupPayload(payload, keepAliveInterval, keepAliveMaxLifetime, metadataMimeType,
+            dataMimeType, leaseRequested, principal);
+    }
+
+    /**
+     * Who the client is, as the server's {@link SetupAuthenticator} established it; null when the server
+     * authenticates no one.
+     */
+    public Principal principal() {
+        return principal;
     }
 
     /** How often the client sends KEEPALIVE. */

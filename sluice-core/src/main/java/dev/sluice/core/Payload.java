@@ -32,6 +32,41 @@ public interface Payload extends ReferenceCounted {
     /** Whether metadata was present: RSocket distinguishes "no metadata" from "empty metadata". */
     boolean hasMetadata();
 
+    /**
+     * The buffer the data can be read from without making a view of it: the data is the {@link #dataLength()}
+     * bytes from {@link #dataIndex()}. For a received payload this is the frame it arrived in, so a parser that
+     * reads by index (a protobuf decoder, a metadata cursor) allocates nothing; {@link #data()} makes a view on
+     * first use. Borrowed: do not release, retain or move its indexes; valid until the payload is released.
+     */
+    default ByteBuf dataBuffer() {
+        return data();
+    }
+
+    /** Where the data starts in {@link #dataBuffer()}. */
+    default int dataIndex() {
+        return data().readerIndex();
+    }
+
+    /** How many bytes of data there are. */
+    default int dataLength() {
+        return data().readableBytes();
+    }
+
+    /** As {@link #dataBuffer()}, for the metadata (empty when there is none). */
+    default ByteBuf metadataBuffer() {
+        return metadata();
+    }
+
+    /** Where the metadata starts in {@link #metadataBuffer()}. */
+    default int metadataIndex() {
+        return metadata().readerIndex();
+    }
+
+    /** How many bytes of metadata there are (0 when there is none). */
+    default int metadataLength() {
+        return metadata().readableBytes();
+    }
+
     /** The data decoded as UTF-8. */
     default String dataUtf8() {
         return data().toString(StandardCharsets.UTF_8);

@@ -6,6 +6,9 @@ import dev.sluice.core.internal.connection.RSocketConnection;
 import dev.sluice.core.transport.ClientTransport;
 import dev.sluice.core.transport.DuplexConnection;
 import dev.sluice.frame.SetupFrame;
+import dev.sluice.frame.metadata.AuthMetadata;
+import dev.sluice.frame.metadata.CompositeMetadata;
+import dev.sluice.frame.metadata.WellKnownMimeType;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -29,7 +32,12 @@ import reactor.core.publisher.Mono;
  */
 public final class RSocketConnector {
 
+    private static final String COMPOSITE = WellKnownMimeType.MESSAGE_RSOCKET_COMPOSITE_METADATA.string();
+    private static final String AUTHENTICATION = WellKnownMimeType.MESSAGE_RSOCKET_AUTHENTICATION.string();
+
     private String metadataMimeType = "application/binary";
+    private boolean metadataMimeTypeSet;
+    private Credentials credentials;
     private String dataMimeType = "application/binary";
     private Duration keepAliveInterval = Duration.ofSeconds(20);
     private Duration keepAliveMaxLifetime = Duration.ofSeconds(90);
@@ -70,6 +78,26 @@ public final class RSocketConnector {
 
     public RSocketConnector metadataMimeType(String mimeType) {
         this.metadataMimeType = checkMime("metadataMimeType", mimeType);
+        this.metadataMimeTypeSet = true;
+        return this;
+    }
+
+    /**
+     * Sends {@code credentials} in SETUP, in the authentication extension's layout, for the server's
+     * {@link SetupAuthenticator} (or rsocket-java's and Spring Security's readers) to check.
+     *
+     * <p>They go as the first entry of composite metadata, before the entries of {@link #setupPayload}'s metadata
+     * (which must then be composite metadata too). Unless {@link #metadataMimeType} was set, it becomes
+     * {@code message/x.rsocket.composite-metadata.v0}; set to {@code message/x.rsocket.authentication.v0}, the
+     * credentials are the whole SETUP metadata. Any other metadata MIME type fails {@link #connect}, since a server
+     * would not look for credentials there. Simple and bearer credentials are cleartext on the wire: use TLS or a
+     * Unix domain socket.
+     */
+    public RSocketConnector authentication(Credentials credentials) {
+        if (credentials == null) {
+            throw new IllegalArgumentException("credentials must not be null");
+        }
+        this.credentials = credentials;
         return this;
     }
 
@@ -178,6 +206,13 @@ public final class RSocketConnector {
 
     /** Connects, sends SETUP, and emits the connection (the protocol does not acknowledge SETUP). */
     public Mono<Connection> connect(ClientTransport transport) {
+        String mime = credentials != null && !metadataMimeTypeSet ? COMPOSITE : metadataMimeType;
+        byte[] metadata;
+        try {
+            metadata = credentials == null ? setupMetadata : metadataWithCredentials(mime);
+        } catch (IllegalStateException e) {
+            return Mono.error(e);
+        }
         ConnectionConfig config = new ConnectionConfig(mtu, maxInboundPayloadSize, maxActiveStreams,
             keepAliveInterval, keepAliveMaxLifetime, System::nanoTime, peerCloseDrain,
             metrics);
@@ -188,7 +223,7 @@ public final class RSocketConnector {
         return transport.connect().flatMap(dc -> Mono.create(sink -> dc.executor().execute(() -> {
             try {
                 ClientLeaseConfigurer l = leases;
-                RSocketConnection c = RSocketConnection.client(dc, config, encodeSetup(dc), r,
+                RSocketConnection c = RSocketConnection.client(dc, config, encodeSetup(dc, mime, metadata), r,
                     l == null ? null : l::configure, strictLease);
                 sink.success(copy ? new CopyingConnection(c.requester()) : c.requester());
             } catch (Throwable t) {
@@ -198,15 +233,51 @@ public final class RSocketConnector {
         })));
     }
 
-    private ByteBuf encodeSetup(DuplexConnection dc) {
+    /** The SETUP metadata: the credentials' entry, then the entries of the setup payload's metadata. */
+    private byte[] metadataWithCredentials(String mime) {
+        boolean composite = COMPOSITE.equals(mime);
+        if (!composite && !AUTHENTICATION.equals(mime)) {
+            throw new IllegalStateException("authentication needs metadataMimeType " + COMPOSITE + " (or "
+                + AUTHENTICATION + "), got '" + mime + "'");
+        }
+        if (!composite && setupMetadata != null) {
+            throw new IllegalStateException("authentication with metadataMimeType " + AUTHENTICATION
+                + " leaves no room for the setup payload's metadata; use " + COMPOSITE);
+        }
+        ByteBuf auth = Unpooled.buffer();
+        ByteBuf out = Unpooled.buffer();
+        try {
+            if (credentials instanceof Credentials.Simple s) {
+                AuthMetadata.encodeSimple(auth, s.username(), s.password());
+            } else if (credentials instanceof Credentials.Bearer b) {
+                AuthMetadata.encodeBearer(auth, b.token());
+            } else {
+                Credentials.Custom c = (Credentials.Custom) credentials;
+                AuthMetadata.encodeCustom(auth, c.authType(), Unpooled.wrappedBuffer(c.payload()));
+            }
+            if (!composite) {
+                return ByteBufUtil.getBytes(auth);
+            }
+            CompositeMetadata.addEntry(out, WellKnownMimeType.MESSAGE_RSOCKET_AUTHENTICATION, auth);
+            if (setupMetadata != null) {
+                out.writeBytes(setupMetadata);
+            }
+            return ByteBufUtil.getBytes(out);
+        } finally {
+            auth.release();
+            out.release();
+        }
+    }
+
+    private ByteBuf encodeSetup(DuplexConnection dc, String mime, byte[] metadataBytes) {
         ByteBuf data = setupData == null ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(setupData);
-        ByteBuf metadata = setupMetadata == null ? null : Unpooled.wrappedBuffer(setupMetadata);
+        ByteBuf metadata = metadataBytes == null ? null : Unpooled.wrappedBuffer(metadataBytes);
         int interval = (int) keepAliveInterval.toMillis();
         int lifetime = (int) keepAliveMaxLifetime.toMillis();
         boolean lease = leases != null;
         ByteBuf out = dc.alloc().buffer(SetupFrame.encodedLength(lease, interval, lifetime, null,
-            metadataMimeType, dataMimeType, metadata, data));
-        SetupFrame.encode(out, lease, interval, lifetime, null, metadataMimeType, dataMimeType, metadata, data);
+            mime, dataMimeType, metadata, data));
+        SetupFrame.encode(out, lease, interval, lifetime, null, mime, dataMimeType, metadata, data);
         return out;
     }
 

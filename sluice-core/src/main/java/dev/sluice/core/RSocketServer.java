@@ -46,6 +46,7 @@ public final class RSocketServer {
     private ServerLeaseConfigurer leases;
     private PayloadDecoder payloadDecoder = PayloadDecoder.ZERO_COPY;
     private Supplier<? extends ResponderMetrics> metrics;
+    private SetupAuthenticator authenticator;
 
     private RSocketServer() {
     }
@@ -63,6 +64,21 @@ public final class RSocketServer {
             throw new IllegalArgumentException("acceptor must not be null");
         }
         this.acceptor = acceptor;
+        return this;
+    }
+
+    /**
+     * Requires every client to authenticate in its SETUP: {@code authenticator} checks the credentials of the
+     * authentication extension before the acceptor runs, and the acceptor finds the client's identity in
+     * {@link ConnectionSetupPayload#principal()}. A client without credentials, with malformed ones or with ones
+     * the authenticator refuses gets ERROR[REJECTED_SETUP] ({@code missing credentials}, the precise malformation,
+     * {@code authentication failed}), whose message never quotes a credential. Default: no authentication.
+     */
+    public RSocketServer authenticate(SetupAuthenticator authenticator) {
+        if (authenticator == null) {
+            throw new IllegalArgumentException("authenticator must not be null");
+        }
+        this.authenticator = authenticator;
         return this;
     }
 
@@ -167,8 +183,11 @@ public final class RSocketServer {
             Duration.ofSeconds(20), Duration.ofSeconds(90), System::nanoTime, peerCloseDrain,
             metrics);
         ServerLeaseConfigurer configurer = leases;
-        ServerSetup setup = new ServerSetup(payloadDecoder == PayloadDecoder.COPY ? copying(acceptor) : acceptor,
-            configurer == null ? null : configurer::configure);
+        SocketAcceptor a = payloadDecoder == PayloadDecoder.COPY ? copying(acceptor) : acceptor;
+        if (authenticator != null) {
+            a = new AuthenticatingAcceptor(authenticator, a);
+        }
+        ServerSetup setup = new ServerSetup(a, configurer == null ? null : configurer::configure);
         Running running = new Running(maxConnections);
         return transport.start(dc -> running.accept(dc, config, setup, maxTimeToFirstFrame))
             .map(handle -> {

@@ -112,6 +112,44 @@ final class RefCountedPayload implements Payload {
     }
 
     @Override
+    public ByteBuf dataBuffer() {
+        ensureAccessible();
+        ByteBuf d = data;
+        return d != null ? d : frame != null && dataLength > 0 ? frame : Unpooled.EMPTY_BUFFER;
+    }
+
+    @Override
+    public int dataIndex() {
+        ByteBuf d = data;
+        return d != null ? d.readerIndex() : frame != null && dataLength > 0 ? dataOffset : 0;
+    }
+
+    @Override
+    public int dataLength() {
+        ByteBuf d = data;
+        return d != null ? d.readableBytes() : frame != null ? dataLength : 0;
+    }
+
+    @Override
+    public ByteBuf metadataBuffer() {
+        ensureAccessible();
+        ByteBuf m = metadata;
+        return m != null ? m : frame != null && metadataLength > 0 ? frame : Unpooled.EMPTY_BUFFER;
+    }
+
+    @Override
+    public int metadataIndex() {
+        ByteBuf m = metadata;
+        return m != null ? m.readerIndex() : frame != null && metadataLength > 0 ? metadataOffset : 0;
+    }
+
+    @Override
+    public int metadataLength() {
+        ByteBuf m = metadata;
+        return m != null ? m.readableBytes() : frame != null ? Math.max(0, metadataLength) : 0;
+    }
+
+    @Override
     public ByteBuf metadata() {
         ensureAccessible();
         ByteBuf m = metadata;

@@ -106,4 +106,41 @@ class PayloadTest {
         assertThat(second.dataUtf8()).isEqualTo("second");
         second.release();
     }
+
+    @Test
+    void aReceivedPayloadIsReadInPlaceWithoutAView() {
+        ByteBuf frame = Unpooled.buffer().writeBytes("..mdDATA".getBytes(StandardCharsets.UTF_8));
+        Payload p = Payload.ofRegions(frame, 2, 2, 4, 4);
+        frame.release(); // the payload holds its own reference
+        assertThat(p.dataBuffer()).isSameAs(frame);
+        assertThat(p.dataIndex()).isEqualTo(4);
+        assertThat(p.dataLength()).isEqualTo(4);
+        assertThat(p.metadataBuffer()).isSameAs(frame);
+        assertThat(p.metadataIndex()).isEqualTo(2);
+        assertThat(p.metadataLength()).isEqualTo(2);
+        assertThat(p.dataBuffer().toString(p.dataIndex(), p.dataLength(), StandardCharsets.UTF_8)).isEqualTo("DATA");
+        // Once a view is made, the region accessors describe it (its reader index included).
+        p.data().readByte();
+        assertThat(p.dataBuffer()).isNotSameAs(frame);
+        assertThat(p.dataBuffer().toString(p.dataIndex(), p.dataLength(), StandardCharsets.UTF_8)).isEqualTo("ATA");
+        p.release();
+        assertThatThrownBy(p::dataBuffer).isInstanceOf(IllegalReferenceCountException.class);
+    }
+
+    @Test
+    void absentMetadataAndMadePayloadsHaveRegionsToo() {
+        ByteBuf frame = Unpooled.buffer().writeBytes("DATA".getBytes(StandardCharsets.UTF_8));
+        Payload received = Payload.ofRegions(frame, 0, -1, 0, 4);
+        frame.release();
+        assertThat(received.hasMetadata()).isFalse();
+        assertThat(received.metadataLength()).isZero();
+        received.release();
+
+        Payload made = Payload.create("hello", "md");
+        assertThat(made.dataBuffer().toString(made.dataIndex(), made.dataLength(), StandardCharsets.UTF_8))
+            .isEqualTo("hello");
+        assertThat(made.metadataBuffer().toString(made.metadataIndex(), made.metadataLength(),
+            StandardCharsets.UTF_8)).isEqualTo("md");
+        made.release();
+    }
 }

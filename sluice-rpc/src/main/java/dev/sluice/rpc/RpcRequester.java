@@ -141,7 +141,8 @@ public final class RpcRequester {
 
     private static <R extends MessageLite> R decodeAndRelease(RpcMethod<?, R> method, Payload payload) {
         try {
-            return ProtobufCodec.decode(payload.data(), method.responseParser());
+            return ProtobufCodec.decode(payload.dataBuffer(), payload.dataIndex(), payload.dataLength(),
+                method.responseParser());
         } catch (InvalidProtocolBufferException e) {
             throw new RpcException(RpcStatus.INTERNAL, "cannot decode the response of " + method.fullName() + ": "
                 + e.getMessage(), e);

@@ -199,11 +199,12 @@ public final class RpcRouter implements RSocket {
             throw new RpcException(RpcStatus.INVALID_ARGUMENT, "missing routing metadata: " + interaction
                 + " carried no metadata");
         }
-        ByteBuf md = payload.metadata();
+        // The metadata's region of the frame, read in place: no view of it is made.
+        ByteBuf md = payload.metadataBuffer();
         CallMetadataReader reader = CallMetadataReader.current();
         boolean routed;
         try {
-            routed = reader.read(md, md.readerIndex(), md.readableBytes());
+            routed = reader.read(md, payload.metadataIndex(), payload.metadataLength());
         } catch (MalformedMetadataException e) {
             throw new RpcException(RpcStatus.INVALID_ARGUMENT, "malformed composite metadata: " + e.getMessage());
         }
@@ -252,9 +253,9 @@ public final class RpcRouter implements RSocket {
         if (!payload.hasMetadata()) {
             return false;
         }
-        ByteBuf md = payload.metadata();
         try {
-            return CallMetadataReader.current().read(md, md.readerIndex(), md.readableBytes());
+            return CallMetadataReader.current().read(payload.metadataBuffer(), payload.metadataIndex(),
+                payload.metadataLength());
         } catch (MalformedMetadataException e) {
             return false;
         }
@@ -265,8 +266,7 @@ public final class RpcRouter implements RSocket {
         if (!CallMetadataReader.current().otherEntries()) {
             return RpcMetadata.EMPTY;
         }
-        ByteBuf md = payload.metadata();
-        return RpcMetadata.read(md, md.readerIndex(), md.readableBytes());
+        return RpcMetadata.read(payload.metadataBuffer(), payload.metadataIndex(), payload.metadataLength());
     }
 
     /**

@@ -42,7 +42,8 @@ final class ServerMethod<Q extends MessageLite, R extends MessageLite> {
      */
     Q decode(Payload payload) {
         try {
-            return ProtobufCodec.decode(payload.data(), method.requestParser());
+            return ProtobufCodec.decode(payload.dataBuffer(), payload.dataIndex(), payload.dataLength(),
+                method.requestParser());
         } catch (InvalidProtocolBufferException e) {
             throw new RpcException(RpcStatus.INVALID_ARGUMENT, "cannot decode the request of " + method.fullName()
                 + ": " + e.getMessage());

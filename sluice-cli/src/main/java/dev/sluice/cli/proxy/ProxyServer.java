@@ -32,7 +32,12 @@ final class ProxyServer implements CloseableServer {
 
     @Override
     public Mono<Void> closeGracefully(Duration drainTimeout) {
-        return listener.closeGracefully(drainTimeout).doFinally(s -> stopBalancer.run());
+        // Stopped before the returned Mono completes, so that whoever waits for it finds the balancer closed.
+        Mono<Void> stop = Mono.fromRunnable(stopBalancer);
+        return listener.closeGracefully(drainTimeout)
+            .onErrorResume(e -> stop.then(Mono.error(e)))
+            .then(stop)
+            .doOnCancel(stopBalancer::run);
     }
 
     @Override

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.cli.CliRun;
-import dev.sluice.cli.Stderr;
+import dev.sluice.testkit.Stderr;
 import dev.sluice.cli.files.internal.Checksum;
 import dev.sluice.cli.files.internal.ServedDirectory;
 import dev.sluice.cli.files.internal.TransferClient;

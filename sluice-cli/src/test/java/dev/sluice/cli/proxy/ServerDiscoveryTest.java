@@ -2,12 +2,10 @@ package dev.sluice.cli.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testkit.Stderr;
 import dev.sluice.loadbalance.Target;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -110,7 +108,7 @@ class ServerDiscoveryTest {
     @Test
     void aNameThatStopsResolvingKeepsItsLastSetAndIsLoggedOncePerOutage() {
         dns.put("pool", List.of("10.0.0.1"));
-        String log = capturingStderr(() -> {
+        String log = Stderr.during(() -> {
             follow("dns:pool:7001");
             dns.remove("pool");
             for (int i = 0; i < 3; i++) {
@@ -134,7 +132,7 @@ class ServerDiscoveryTest {
 
     @Test
     void aNameUnresolvableAtStartupSaysSoOnceAndKeepsTrying() {
-        String log = capturingStderr(() -> {
+        String log = Stderr.during(() -> {
             follow("dns:later:7001");
             refresh();
             refresh();
@@ -191,18 +189,5 @@ class ServerDiscoveryTest {
             n++;
         }
         return n;
-    }
-
-    /** What {@code run} logged: slf4j-simple writes to System.err as it is at each call. */
-    private static String capturingStderr(Runnable run) {
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        PrintStream err = System.err;
-        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            run.run();
-        } finally {
-            System.setErr(err);
-        }
-        return captured.toString(StandardCharsets.UTF_8);
     }
 }

@@ -3,7 +3,7 @@ package dev.sluice.cli.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sluice.cli.Stderr;
+import dev.sluice.testkit.Stderr;
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.Connection;
 import dev.sluice.core.Payload;

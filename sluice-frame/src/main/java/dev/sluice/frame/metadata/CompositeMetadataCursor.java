@@ -25,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 public final class CompositeMetadataCursor {
 
     private ByteBuf buf;
+    private int start;
     private int end;
     private int position;
 
@@ -46,6 +47,7 @@ public final class CompositeMetadataCursor {
                     + ") outside buffer writerIndex " + buf.writerIndex());
         }
         this.buf = buf;
+        this.start = index;
         this.end = index + length;
         this.position = index;
         clearEntry();
@@ -189,6 +191,7 @@ public final class CompositeMetadataCursor {
     private MalformedMetadataException malformed(int at, String what) {
         position = end;
         clearEntry();
-        return new MalformedMetadataException("composite metadata entry at index " + at + ": " + what);
+        // The index within the metadata, wherever it sits in its buffer: what the sender can find in its bytes.
+        return new MalformedMetadataException("composite metadata entry at index " + (at - start) + ": " + what);
     }
 }

@@ -148,20 +148,20 @@ class CompositeMetadataTest {
     static List<Arguments> malformed() {
         return List.of(
                 Arguments.of("custom MIME runs past the end", b(0x05, 'a', 'b'),
-                        "composite metadata entry at index 7: MIME type length 6 exceeds 2 bytes left"),
+                        "composite metadata entry at index 4: MIME type length 6 exceeds 2 bytes left"),
                 Arguments.of("no content length after an id", b(0x85, 0x00),
-                        "composite metadata entry at index 7: content length field needs 3 bytes, 1 left"),
+                        "composite metadata entry at index 4: content length field needs 3 bytes, 1 left"),
                 Arguments.of("no content length after a custom MIME", b(0x00, 'a'),
-                        "composite metadata entry at index 7: content length field needs 3 bytes, 0 left"),
+                        "composite metadata entry at index 4: content length field needs 3 bytes, 0 left"),
                 Arguments.of("content runs past the end", b(0x85, 0x00, 0x00, 0x09, 1, 2),
-                        "composite metadata entry at index 7: content length 9 exceeds 2 bytes left"));
+                        "composite metadata entry at index 4: content length 9 exceeds 2 bytes left"));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("malformed")
     void malformedInputIsAClearExceptionNotAnIndexError(String name, byte[] entry, String message) {
-        // A valid first entry (4 bytes, after the 3-byte prefix), then the broken one at index 7, in a buffer that
-        // ends where the metadata ends.
+        // A valid first entry (4 bytes, after the 3-byte prefix), then the broken one at index 4 of the metadata
+        // (7 of the buffer: the message counts from the metadata's start), in a buffer that ends where it ends.
         byte[] bytes = concat(TestBuffers.PREFIX, concat(b(0x81, 0x00, 0x00, 0x00), entry));
         CompositeMetadataCursor c = CompositeMetadata.cursor(bufs.exact(bytes), 3, bytes.length - 3);
         assertThat(c.next()).isTrue();

@@ -61,9 +61,12 @@ final class CodecStreams {
         encoder = CodedOutputStream.newInstance(sink, BUFFER_BYTES);
     }
 
-    /** The decoder, reading {@code data}'s readable bytes; call {@link #decoderDone} or {@link #decoderFailed}. */
-    CodedInputStream decoderFrom(ByteBuf data) {
-        source.from(data);
+    /**
+     * The decoder, reading the {@code length} bytes of {@code buf} from {@code index}; call {@link #decoderDone}
+     * or {@link #decoderFailed}.
+     */
+    CodedInputStream decoderFrom(ByteBuf buf, int index, int length) {
+        source.from(buf, index, length);
         decoder.resetSizeCounter();
         return decoder;
     }
@@ -98,10 +101,10 @@ final class CodecStreams {
         private int index;
         private int remaining;
 
-        void from(ByteBuf data) {
+        void from(ByteBuf data, int from, int length) {
             buf = data;
-            index = data.readerIndex();
-            remaining = data.readableBytes();
+            index = from;
+            remaining = length;
         }
 
         void clear() {

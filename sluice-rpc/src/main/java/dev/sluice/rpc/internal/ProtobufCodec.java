@@ -57,8 +57,14 @@ public final class ProtobufCodec {
      * @throws InvalidProtocolBufferException if the bytes are not a valid encoding of the message
      */
     public static <T> T decode(ByteBuf data, Parser<T> parser) throws InvalidProtocolBufferException {
+        return decode(data, data.readerIndex(), data.readableBytes(), parser);
+    }
+
+    /** Decodes the {@code length} bytes of {@code buf} from {@code index} (a region of a frame: no view made). */
+    public static <T> T decode(ByteBuf buf, int index, int length, Parser<T> parser)
+        throws InvalidProtocolBufferException {
         CodecStreams streams = CodecStreams.current();
-        CodedInputStream in = streams.decoderFrom(data);
+        CodedInputStream in = streams.decoderFrom(buf, index, length);
         try {
             T message = parser.parseFrom(in);
             // A top-level message ends at the end of its bytes: an END_GROUP tag before that is not a message.

@@ -2,11 +2,9 @@ package dev.sluice.core.internal.connection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testkit.Stderr;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -43,7 +41,7 @@ class UnansweredHandlerFailureTest {
         EnginePeer peer = EnginePeer.server(failing);
         String err;
         try {
-            err = capturingStderr(() -> {
+            err = Stderr.during(() -> {
                 peer.send(PeerFrames.fireAndForget(1, "throw"));
                 peer.send(PeerFrames.fireAndForget(3, "error"));
                 peer.send(PeerFrames.fireAndForget(5, "later"));
@@ -63,18 +61,5 @@ class UnansweredHandlerFailureTest {
                 + "java.lang.IllegalStateException: failed after the handler returned")
             .contains("WARN dev.sluice.core.internal.stream.Responders - metadata-push handler failed\n"
                 + "java.lang.IllegalStateException: push refused");
-    }
-
-    /** What slf4j-simple (which writes to the System.err of the moment) printed while {@code action} ran. */
-    private static String capturingStderr(Runnable action) {
-        PrintStream original = System.err;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            action.run();
-        } finally {
-            System.setErr(original);
-        }
-        return captured.toString(StandardCharsets.UTF_8);
     }
 }

@@ -2,9 +2,7 @@ package dev.sluice.core.internal.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import dev.sluice.testkit.Stderr;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -48,7 +46,7 @@ class HandlerFailureLogTest {
             long nowNanos = (Long) row[0] * MS;
             int streamId = (Integer) row[1];
             String expected = (String) row[2];
-            String err = capturingStderr(() -> {
+            String err = Stderr.during(() -> {
                 if (streamId == 0) {
                     failures.metadataPushFailed(nowNanos, error);
                 } else {
@@ -62,18 +60,5 @@ class HandlerFailureLogTest {
                     .contains("WARN " + LOGGER + " - " + expected + "\njava.lang.IllegalStateException: no route");
             }
         }
-    }
-
-    /** What slf4j-simple (which writes to the System.err of the moment) printed while {@code action} ran. */
-    private static String capturingStderr(Runnable action) {
-        PrintStream original = System.err;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            action.run();
-        } finally {
-            System.setErr(original);
-        }
-        return captured.toString(StandardCharsets.UTF_8);
     }
 }

@@ -1,10 +1,10 @@
-package dev.sluice.cli;
+package dev.sluice.testkit;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
-/** Captures what is written to System.err, where the command's log lines go (slf4j-simple), for tests. */
+/** Captures what is written to System.err, where log lines go in tests (slf4j-simple writes to it), for tests. */
 public final class Stderr {
 
     private Stderr() {

@@ -41,15 +41,15 @@ public final class PemFiles {
      */
     public static X509Certificate[] certificates(Path file, String what) {
         byte[] bytes = read(file, what);
+        if (!new String(bytes, StandardCharsets.US_ASCII).contains("-----BEGIN CERTIFICATE-----")) {
+            throw new IllegalArgumentException(what + " " + file + " holds no certificate (no BEGIN CERTIFICATE"
+                + " block)");
+        }
         try {
             X509Certificate[] certs = CertificateFactory.getInstance("X.509")
                 .generateCertificates(new ByteArrayInputStream(bytes)).stream()
                 .map(X509Certificate.class::cast)
                 .toArray(X509Certificate[]::new);
-            if (certs.length == 0) {
-                throw new IllegalArgumentException(what + " " + file + " holds no certificate (no BEGIN CERTIFICATE"
-                    + " block)");
-            }
             return certs;
         } catch (CertificateException e) {
             throw new IllegalArgumentException(what + " " + file + " is not a PEM certificate file: "

@@ -25,9 +25,12 @@ import picocli.CommandLine.Spec;
  * @param maxInFlight paced: unanswered requests beyond which the client sends nothing until answers come back
  * @param parentPid   the driver's pid, or -1: the process exits when that process is gone
  * @param maxSeconds  the process exits after this long whatever happens, or 0 for never
+ * @param tls         null for plaintext, else a directory with {@code server.pem} and {@code server.key} (PKCS#8) for
+ *                    a server and {@code ca.pem} for a client: TLS on the Sluice mains only, which run it on
+ *                    {@code TlsServer}/{@code TlsClient}; the other mains refuse it
  */
 public record ChildOptions(String host, int port, Interaction interaction, int size, int window, int demand,
-        int warmupSeconds, int seconds, long rate, int maxInFlight, long parentPid, long maxSeconds) {
+        int warmupSeconds, int seconds, long rate, int maxInFlight, long parentPid, long maxSeconds, String tls) {
 
     /** The most payload bytes the mains accept: enough for any size the comparison uses, and below one frame. */
     public static final int MAX_SIZE = 1 << 20;
@@ -92,6 +95,9 @@ public record ChildOptions(String host, int port, Interaction interaction, int s
         @Option(names = "--max-seconds", converter = WholeNumbers.Converter.class)
         long maxSeconds;
 
+        @Option(names = "--tls")
+        String tls;
+
         @Spec
         CommandSpec spec;
 
@@ -111,7 +117,7 @@ public record ChildOptions(String host, int port, Interaction interaction, int s
                 WholeNumbers.longInRange(spec, "--rate", rate, 0, 1_000_000_000L),
                 WholeNumbers.inRange(spec, "--max-in-flight", maxInFlight, 1, 1 << 22),
                 WholeNumbers.longInRange(spec, "--parent-pid", parentPid, -1, Long.MAX_VALUE),
-                WholeNumbers.longInRange(spec, "--max-seconds", maxSeconds, 0, 7 * 86_400));
+                WholeNumbers.longInRange(spec, "--max-seconds", maxSeconds, 0, 7 * 86_400), tls);
             if (o.paced() && o.interaction() != Interaction.RESPONSE) {
                 throw new ParameterException(spec.commandLine(), "--rate is implemented for --interaction response"
                     + " only, got " + o.interaction().option());

@@ -12,7 +12,7 @@ class ChildOptionsTest {
     void defaultsAreAClosedLoopOnLoopback() {
         ChildOptions o = ChildOptions.parse(new String[0]);
         assertThat(o).isEqualTo(new ChildOptions("127.0.0.1", 0, Interaction.STREAM, 4, 512, 1024, 25, 20, 0, 65_536,
-            -1, 0));
+            -1, 0, null));
         assertThat(o.paced()).isFalse();
     }
 
@@ -20,9 +20,9 @@ class ChildOptionsTest {
     void readsEveryOptionInBothSpellings() {
         ChildOptions o = ChildOptions.parse(new String[] {"--port", "7000", "--interaction=response", "--size",
             "140", "--window", "64", "--rate", "1_000", "--max-in-flight", "8", "--warmup", "0", "--seconds", "3",
-            "--parent-pid", "42", "--max-seconds", "90"});
+            "--parent-pid", "42", "--max-seconds", "90", "--tls", "/etc/bench-tls"});
         assertThat(o).isEqualTo(new ChildOptions("127.0.0.1", 7000, Interaction.RESPONSE, 140, 64, 1024, 0, 3, 1000,
-            8, 42, 90));
+            8, 42, 90, "/etc/bench-tls"));
         assertThat(o.paced()).isTrue();
     }
 

@@ -89,7 +89,7 @@ public final class TlsClient {
     }
 
     /** For tests: runs on {@code provider} instead of the process's default. */
-    TlsClient provider(SslProvider provider) {
+    TlsClient withProvider(SslProvider provider) {
         return new TlsClient(ca, certificateChain, privateKey, serverName, verifyHostname, provider);
     }
 

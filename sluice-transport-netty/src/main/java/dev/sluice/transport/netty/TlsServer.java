@@ -94,7 +94,7 @@ public final class TlsServer {
     }
 
     /** For tests: runs on {@code provider} instead of the process's default. */
-    TlsServer provider(SslProvider provider) {
+    TlsServer withProvider(SslProvider provider) {
         return new TlsServer(certificateChain, privateKey, clientCa, reloadInterval, handshakeTimeout, provider);
     }
 

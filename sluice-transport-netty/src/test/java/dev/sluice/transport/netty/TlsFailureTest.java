@@ -172,7 +172,7 @@ class TlsFailureTest {
     private void start(SslProvider provider, TlsServer tls) {
         assumeTrue(provider != SslProvider.OPENSSL || OpenSsl.isAvailable(), "OpenSSL is not available here");
         running = RSocketServer.create(SocketAcceptor.with(new EchoHandler()))
-            .bind(TcpServerTransport.create("127.0.0.1", 0).secure(tls.provider(provider))
+            .bind(TcpServerTransport.create("127.0.0.1", 0).secure(tls.withProvider(provider))
                 .tlsRefusals(refusals::add))
             .block(TIMEOUT);
     }
@@ -183,7 +183,7 @@ class TlsFailureTest {
 
     private TcpClientTransport tls(SslProvider provider, TlsClient tls) {
         assumeTrue(provider != SslProvider.OPENSSL || OpenSsl.isAvailable(), "OpenSSL is not available here");
-        return TcpClientTransport.create("127.0.0.1", running.port()).secure(tls.provider(provider));
+        return TcpClientTransport.create("127.0.0.1", running.port()).secure(tls.withProvider(provider));
     }
 
     private void assertStillServes(SslProvider provider, TlsClient tls) {

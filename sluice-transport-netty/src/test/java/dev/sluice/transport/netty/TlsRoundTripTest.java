@@ -141,8 +141,9 @@ class TlsRoundTripTest {
     void eitherProviderTalksToEither(SslProvider serverProvider, SslProvider clientProvider) {
         assumeTrue(OpenSsl.isAvailable(), "OpenSSL is not available here");
         start(TlsServer.ofPem(server.certFile(), server.keyFile()).requireClientCertificates(ca.certFile())
-                .provider(serverProvider),
-            TlsClient.trusting(ca.certFile()).certificate(client.certFile(), client.keyFile()).provider(clientProvider),
+                .withProvider(serverProvider),
+            TlsClient.trusting(ca.certFile()).certificate(client.certFile(), client.keyFile())
+                .withProvider(clientProvider),
             "127.0.0.1");
         assertThat(take(connection.requestResponse(Payload.create("across")).block(TIMEOUT))).isEqualTo("across");
     }

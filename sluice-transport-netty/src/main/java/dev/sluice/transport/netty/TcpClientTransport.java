@@ -21,6 +21,8 @@ import io.netty.handler.ssl.SslHandler;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
 
@@ -99,6 +101,9 @@ public final class TcpClientTransport implements ClientTransport {
         return Mono.create(sink -> {
             FrameDecoder decoder = new FrameDecoder(maxFrameLength);
             SslContext context = tlsContext;
+            // Kept from the initializer: once the handshake has failed and the channel closed, the pipeline no longer
+            // has it, and on a fast loopback that may happen before the connect listener below runs.
+            AtomicReference<SslHandler> tlsHandler = new AtomicReference<>();
             Bootstrap b = new Bootstrap()
                 .group(EventLoops.workers())
                 .channel(EventLoops.clientChannel())
@@ -109,25 +114,31 @@ public final class TcpClientTransport implements ClientTransport {
                 .handler(context == null ? decoder : new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast(tlsHandler(context, ch), new TlsErrors(side()), decoder);
+                        tlsHandler.set(tlsHandler(context, ch));
+                        ch.pipeline().addLast(tlsHandler.get(), new TlsErrors(side()), decoder);
                     }
                 });
             InetSocketAddress target = address.isUnresolved()
                 ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
             ChannelFuture f = b.connect(target);
+            // Whichever comes first, the outcome or a cancel, decides: a cancel closes the channel (one cancelled
+            // mid-handshake would otherwise stay open, unseen), an outcome after a cancel is dropped.
+            AtomicBoolean decided = new AtomicBoolean();
             sink.onCancel(() -> {
                 f.cancel(false);
-                f.channel().close();
+                if (decided.compareAndSet(false, true)) {
+                    f.channel().close();
+                }
             });
             f.addListener(done -> {
                 if (!done.isSuccess()) {
                     // One line a user can act on ("connection refused", "unknown host"); the cause keeps the rest.
-                    sink.error(failure(done.cause() == null ? "cancelled"
+                    fail(sink, decided, failure(done.cause() == null ? "cancelled"
                         : ConnectFailures.reason(done.cause(), connectTimeout.toMillis()), done.cause()));
                 } else if (context == null) {
-                    sink.success(new NettyDuplexConnection(f.channel(), decoder));
+                    handOver(f.channel(), decoder, sink, decided);
                 } else {
-                    awaitHandshake(f.channel(), decoder, sink);
+                    awaitHandshake(f.channel(), tlsHandler.get(), decoder, sink, decided);
                 }
             });
         });
@@ -145,18 +156,31 @@ public final class TcpClientTransport implements ClientTransport {
      * Emits the connection once its handshake succeeded, reading meanwhile: auto-read stays off until the engine
      * starts.
      */
-    private void awaitHandshake(Channel ch, FrameDecoder decoder, MonoSink<DuplexConnection> sink) {
-        SslHandler handler = ch.pipeline().get(SslHandler.class);
+    private void awaitHandshake(Channel ch, SslHandler handler, FrameDecoder decoder,
+        MonoSink<DuplexConnection> sink, AtomicBoolean decided) {
         handler.handshakeFuture().addListener(hs -> {
             if (hs.isSuccess()) {
-                sink.success(new NettyDuplexConnection(ch, decoder));
+                handOver(ch, decoder, sink, decided);
             } else {
                 ch.close();
-                sink.error(failure("TLS handshake failed: " + TlsFailures.reason(hs.cause(), side(),
+                fail(sink, decided, failure("TLS handshake failed: " + TlsFailures.reason(hs.cause(), side(),
                     connectTimeout.toMillis()), hs.cause()));
             }
         });
         ch.read();
+    }
+
+    private static void handOver(Channel ch, FrameDecoder decoder, MonoSink<DuplexConnection> sink,
+        AtomicBoolean decided) {
+        if (decided.compareAndSet(false, true)) {
+            sink.success(new NettyDuplexConnection(ch, decoder));
+        }
+    }
+
+    private static void fail(MonoSink<DuplexConnection> sink, AtomicBoolean decided, ConnectException e) {
+        if (decided.compareAndSet(false, true)) {
+            sink.error(e);
+        }
     }
 
     private TlsFailures.Side side() {

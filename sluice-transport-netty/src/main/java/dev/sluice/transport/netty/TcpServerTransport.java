@@ -4,9 +4,15 @@ import dev.sluice.core.Limits;
 import dev.sluice.core.transport.DuplexConnection;
 import dev.sluice.core.transport.ServerHandle;
 import dev.sluice.core.transport.ServerTransport;
+import dev.sluice.transport.netty.internal.AfterHandshake;
 import dev.sluice.transport.netty.internal.EventLoops;
 import dev.sluice.transport.netty.internal.FrameDecoder;
+import dev.sluice.transport.netty.internal.LingeringClose;
 import dev.sluice.transport.netty.internal.NettyDuplexConnection;
+import dev.sluice.transport.netty.internal.ReloadingServerContext;
+import dev.sluice.transport.netty.internal.TlsDetector;
+import dev.sluice.transport.netty.internal.TlsErrors;
+import dev.sluice.transport.netty.internal.TlsFailures;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -20,6 +26,7 @@ import io.netty.util.NetUtil;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.concurrent.ScheduledFuture;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,10 +34,16 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 /**
- * A TCP server transport: length-prefixed RSocket frames over a Netty channel, epoll when available.
+ * A TCP server transport: length-prefixed RSocket frames over a Netty channel, epoll when available, optionally
+ * behind TLS ({@link #secure}).
  *
  * <p>The accept backlog defaults to what Netty reads from the kernel ({@code net.core.somaxconn}); a larger
  * value can be set, and the server warns at start when the kernel would silently clamp it.
+ *
+ * <p>With TLS, a connection reaches the RSocket engine only once its handshake has succeeded. A client that fails
+ * the handshake, or speaks plaintext (it is answered ERROR[REJECTED_SETUP] {@code this server requires TLS} in the
+ * clear), is closed and logged at DEBUG with the reason: {@code TLS connection from /10.0.0.7:51234 refused: peer did
+ * not send a client certificate}.
  */
 public final class TcpServerTransport implements ServerTransport {
 
@@ -39,6 +52,9 @@ public final class TcpServerTransport implements ServerTransport {
     private final InetSocketAddress address;
     private int backlog = NetUtil.SOMAXCONN;
     private int maxFrameLength = Limits.MAX_FRAME_LENGTH;
+    private TlsServer tls;
+    private ReloadingServerContext tlsContext;
+    private Consumer<String> tlsRefusals;
 
     private TcpServerTransport(InetSocketAddress address) {
         this.address = address;
@@ -69,6 +85,34 @@ public final class TcpServerTransport implements ServerTransport {
                 + ", got " + bytes);
         }
         this.maxFrameLength = bytes;
+        return this;
+    }
+
+    /**
+     * Serves TLS as {@code tls} says, reading its files now.
+     *
+     * @throws IllegalArgumentException naming the file, when a file cannot be read or used
+     */
+    public TcpServerTransport secure(TlsServer tls) {
+        this.tlsContext = new ReloadingServerContext(tls.certificateChain(), tls.privateKey(), tls.clientCa(),
+            tls.sslProvider());
+        this.tls = tls;
+        return this;
+    }
+
+    /** The TLS configuration, or null for plaintext. */
+    public TlsServer tls() {
+        return tls;
+    }
+
+    /** The reloading context, for tests that trigger a reload check; null for plaintext. */
+    ReloadingServerContext tlsContext() {
+        return tlsContext;
+    }
+
+    /** For tests: also tells {@code listener} why each TLS connection was refused. */
+    TcpServerTransport tlsRefusals(Consumer<String> listener) {
+        this.tlsRefusals = listener;
         return this;
     }
 
@@ -111,6 +155,10 @@ public final class TcpServerTransport implements ServerTransport {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         FrameDecoder decoder = new FrameDecoder(maxFrameLength);
+                        if (tlsContext != null) {
+                            initTls(ch, decoder, tlsContext, acceptor);
+                            return;
+                        }
                         ch.pipeline().addLast(decoder);
                         ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
                             @Override
@@ -124,6 +172,11 @@ public final class TcpServerTransport implements ServerTransport {
             ChannelFuture f = b.bind(address);
             f.addListener(done -> {
                 if (done.isSuccess()) {
+                    ReloadingServerContext reloading = tlsContext;
+                    if (reloading != null && !tls.reloadInterval().isZero()) {
+                        ScheduledFuture<?> watch = reloading.watch(tls.reloadInterval());
+                        f.channel().closeFuture().addListener(closed -> watch.cancel(false));
+                    }
                     sink.success(new Handle(f.channel()));
                 } else {
                     Throwable cause = done.cause();
@@ -134,6 +187,25 @@ public final class TcpServerTransport implements ServerTransport {
                 }
             });
         });
+    }
+
+    /**
+     * TLS in front of the frames: a detector that installs the handshake (or refuses plaintext), and the engine
+     * accepting the connection only once the handshake has succeeded.
+     */
+    private void initTls(SocketChannel ch, FrameDecoder decoder, ReloadingServerContext context,
+        Consumer<DuplexConnection> acceptor) {
+        long timeout = tls.handshakeTimeout().toMillis();
+        Consumer<String> listener = tlsRefusals;
+        Consumer<String> refused = why -> {
+            log.debug("TLS connection from {} refused: {}", ch.remoteAddress(), why);
+            if (listener != null) {
+                listener.accept(why);
+            }
+        };
+        ch.pipeline().addLast(new LingeringClose(), new TlsDetector(context::current, timeout, refused),
+            new TlsErrors(TlsFailures.Side.SERVER), decoder,
+            new AfterHandshake(() -> acceptor.accept(new NettyDuplexConnection(ch, decoder)), refused, timeout));
     }
 
     static String hostPort(InetSocketAddress a) {

@@ -29,10 +29,15 @@ public final class BenchMain {
     private BenchMain() {
     }
 
-    /** Runs a server main: prints {@code ready <port>} once listening, then serves until killed. */
+    /** Runs a server main: prints {@code ready <port>} once listening, then serves until killed. No TLS. */
     public static void server(String[] args, Server server) {
+        server(args, server, false);
+    }
+
+    /** {@link #server(String[], Server)} for a main that also serves {@code --tls}. */
+    public static void server(String[] args, Server server, boolean tls) {
         try {
-            ChildOptions options = ChildOptions.parse(args);
+            ChildOptions options = tlsChecked(ChildOptions.parse(args), tls);
             Watchdog.start(options);
             int port = server.start(options);
             System.out.println("ready " + port);
@@ -43,11 +48,16 @@ public final class BenchMain {
         }
     }
 
-    /** Runs a client main: the load, then {@link ClientReport#run()}; exits with its status. */
+    /** Runs a client main: the load, then {@link ClientReport#run()}; exits with its status. No TLS. */
     public static void client(String[] args, Client client) {
+        client(args, client, false);
+    }
+
+    /** {@link #client(String[], Client)} for a main that also connects with {@code --tls}. */
+    public static void client(String[] args, Client client, boolean tls) {
         int status;
         try {
-            ChildOptions options = ChildOptions.parse(args);
+            ChildOptions options = tlsChecked(ChildOptions.parse(args), tls);
             Watchdog.start(options);
             Meter meter = new Meter();
             Latency latency = options.paced() ? new Latency() : null;
@@ -59,6 +69,13 @@ public final class BenchMain {
             return;
         }
         System.exit(status);
+    }
+
+    private static ChildOptions tlsChecked(ChildOptions options, boolean tls) {
+        if (options.tls() != null && !tls) {
+            throw new IllegalArgumentException("--tls is implemented by the Sluice mains only");
+        }
+        return options;
     }
 
     /** The error every main reports for an interaction it does not implement. */

@@ -27,10 +27,13 @@ import picocli.CommandLine.Spec;
  * @param maxSeconds  the process exits after this long whatever happens, or 0 for never
  * @param transport   {@code tcp}, or {@code ws} for WebSocket (at {@code /rsocket}); only the Sluice server and client
  *                    read it
+ * @param tls         null for plaintext, else a directory with {@code server.pem} and {@code server.key} (PKCS#8) for
+ *                    a server and {@code ca.pem} for a client: TLS on the Sluice mains only, which run it on
+ *                    {@code TlsServer}/{@code TlsClient}; the other mains refuse it
  */
 public record ChildOptions(String host, int port, Interaction interaction, int size, int window, int demand,
         int warmupSeconds, int seconds, long rate, int maxInFlight, long parentPid, long maxSeconds,
-        String transport) {
+        String transport, String tls) {
 
     /** The most payload bytes the mains accept: enough for any size the comparison uses, and below one frame. */
     public static final int MAX_SIZE = 1 << 20;
@@ -103,6 +106,9 @@ public record ChildOptions(String host, int port, Interaction interaction, int s
         @Option(names = "--transport")
         String transport = "tcp";
 
+        @Option(names = "--tls")
+        String tls;
+
         @Spec
         CommandSpec spec;
 
@@ -122,10 +128,14 @@ public record ChildOptions(String host, int port, Interaction interaction, int s
                 WholeNumbers.longInRange(spec, "--rate", rate, 0, 1_000_000_000L),
                 WholeNumbers.inRange(spec, "--max-in-flight", maxInFlight, 1, 1 << 22),
                 WholeNumbers.longInRange(spec, "--parent-pid", parentPid, -1, Long.MAX_VALUE),
-                WholeNumbers.longInRange(spec, "--max-seconds", maxSeconds, 0, 7 * 86_400), transport);
+                WholeNumbers.longInRange(spec, "--max-seconds", maxSeconds, 0, 7 * 86_400), transport, tls);
             if (!transport.equals("tcp") && !transport.equals("ws")) {
                 throw new ParameterException(spec.commandLine(), "--transport must be tcp or ws, got '" + transport
                     + "'");
+            }
+            if (tls != null && !transport.equals("tcp")) {
+                throw new ParameterException(spec.commandLine(), "--tls runs on --transport tcp only, got '"
+                    + transport + "'");
             }
             if (o.paced() && o.interaction() != Interaction.RESPONSE) {
                 throw new ParameterException(spec.commandLine(), "--rate is implemented for --interaction response"

@@ -12,7 +12,7 @@ class ChildOptionsTest {
     void defaultsAreAClosedLoopOnLoopback() {
         ChildOptions o = ChildOptions.parse(new String[0]);
         assertThat(o).isEqualTo(new ChildOptions("127.0.0.1", 0, Interaction.STREAM, 4, 512, 1024, 25, 20, 0, 65_536,
-            -1, 0, "tcp"));
+            -1, 0, "tcp", null));
         assertThat(o.paced()).isFalse();
         assertThat(o.websocket()).isFalse();
     }
@@ -23,9 +23,12 @@ class ChildOptionsTest {
             "140", "--window", "64", "--rate", "1_000", "--max-in-flight", "8", "--warmup", "0", "--seconds", "3",
             "--parent-pid", "42", "--max-seconds", "90", "--transport", "ws"});
         assertThat(o).isEqualTo(new ChildOptions("127.0.0.1", 7000, Interaction.RESPONSE, 140, 64, 1024, 0, 3, 1000,
-            8, 42, 90, "ws"));
+            8, 42, 90, "ws", null));
         assertThat(o.paced()).isTrue();
         assertThat(o.websocket()).isTrue();
+        assertThat(ChildOptions.parse(new String[] {"--tls", "/etc/bench-tls"}).tls()).isEqualTo("/etc/bench-tls");
+        assertThatThrownBy(() -> ChildOptions.parse(new String[] {"--transport", "ws", "--tls", "/etc/bench-tls"}))
+            .hasMessage("--tls runs on --transport tcp only, got 'ws'");
     }
 
     @Test

@@ -379,8 +379,11 @@ public final class RSocketConnection implements FrameHandler, KeepAlive.Peer, Co
     Throwable refuseWhenClosed() {
         int s = state;
         if (s == CLOSED) {
+            // The cause's words go into the message: a request made just after the connection was lost (say, to a
+            // TLS 1.3 server that refused our certificate) should tell why, as the requests in flight were told.
             return closeCause instanceof RSocketErrorException e ? e
-                : new ConnectionClosedException("connection is closed", closeCause);
+                : new ConnectionClosedException(closeCause == null || closeCause.getMessage() == null
+                    ? "connection is closed" : "connection is closed: " + closeCause.getMessage(), closeCause);
         }
         if (s == CLOSING) {
             return new ConnectionCloseException("connection is closing: no new requests");

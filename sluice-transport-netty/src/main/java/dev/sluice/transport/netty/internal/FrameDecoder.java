@@ -12,29 +12,72 @@ import java.util.List;
  *
  * <p>The engine may retain slices of the cumulation buffer (zero-copy payloads); Netty's merge cumulator then
  * copies into a fresh buffer instead of writing into a shared one, so retained payloads stay intact.
+ *
+ * <p>Bytes that arrive before the engine installs its handler are kept, not dropped, and decoded once it has: behind
+ * TLS the read that completes the handshake may already carry the peer's first frames.
+ *
+ * <p>A first frame whose length prefix reads as a TLS handshake record ({@code 16 03 0x}: a frame of some 1.4 MB, and
+ * never a valid SETUP, whose stream id would then be the record's non-zero length) is a TLS client on a plaintext
+ * port: the engine is told so at once, instead of waiting for 1.4 MB that will never come.
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
 
     private static final int LENGTH_PREFIX = 3;
 
+    /** The length prefixes a TLS handshake record header reads as: content type 22, version 3.0 to 3.4. */
+    private static final int TLS_HANDSHAKE_FIRST = 0x160300;
+    private static final int TLS_HANDSHAKE_LAST = 0x160304;
+
     private final int maxFrameLength;
     private FrameHandler handler;
     private boolean failed;
     private boolean closeReported;
+    /** Why the channel failed before a handler was installed, told to the handler when it is. */
+    private Throwable failedBeforeStart;
+    private boolean framesSeen;
+    private ChannelHandlerContext ctx;
 
     public FrameDecoder(int maxFrameLength) {
         this.maxFrameLength = maxFrameLength;
     }
 
-    /** Sets the receiver; until then nothing is read (auto-read is off). */
+    /**
+     * Sets the receiver; until then nothing is read (auto-read is off) but what a TLS handshake read, which is kept
+     * and decoded in a task of its own, after the caller's. A failure seen before (a TLS alert that arrived with the
+     * end of the handshake) is reported to it now; a channel that is no longer active is reported closed.
+     */
     void handler(FrameHandler handler) {
         this.handler = handler;
+        if (failedBeforeStart != null || ctx != null && !ctx.channel().isActive()) {
+            reportClose(failedBeforeStart);
+            return;
+        }
+        if (ctx != null && internalBuffer().isReadable()) {
+            ctx.executor().execute(this::decodeKept);
+        }
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+        this.ctx = ctx;
+        super.handlerAdded(ctx);
+    }
+
+    private void decodeKept() {
+        ByteBuf in = internalBuffer();
+        if (handler != null && in.isReadable() && !ctx.isRemoved()) {
+            decode(ctx, in, null);
+            handler.onReadComplete();
+        }
     }
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        if (failed || handler == null) {
+        if (failed) {
             in.skipBytes(in.readableBytes());
+            return;
+        }
+        if (handler == null) {
             return;
         }
         // Checked before each frame, not after: when the channel goes inactive Netty decodes what is still buffered
@@ -42,6 +85,12 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         while (ctx.channel().isActive() && in.readableBytes() >= LENGTH_PREFIX) {
             int start = in.readerIndex();
             int length = in.getUnsignedMedium(start);
+            if (length >= TLS_HANDSHAKE_FIRST && length <= TLS_HANDSHAKE_LAST && !framesSeen) {
+                failed = true;
+                in.skipBytes(in.readableBytes());
+                handler.onTransportError("the peer sent a TLS handshake to this plaintext port: it expects TLS");
+                return;
+            }
             if (length > maxFrameLength) {
                 failed = true;
                 in.skipBytes(in.readableBytes());
@@ -52,6 +101,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
                 return;
             }
             in.readerIndex(start + LENGTH_PREFIX + length);
+            framesSeen = true;
             handler.onFrame(in, start + LENGTH_PREFIX, length);
         }
     }
@@ -89,7 +139,13 @@ public final class FrameDecoder extends ByteToMessageDecoder {
      * the close it triggers then finds the handler told.
      */
     private void reportClose(Throwable cause) {
-        if (handler != null && !closeReported) {
+        if (handler == null) {
+            if (failedBeforeStart == null) {
+                failedBeforeStart = cause;
+            }
+            return;
+        }
+        if (!closeReported) {
             closeReported = true;
             handler.onClose(cause);
         }

@@ -5,10 +5,14 @@ import dev.sluice.core.transport.FrameHandler;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.EventExecutor;
 import java.net.SocketAddress;
 
-/** A TCP channel as a {@link DuplexConnection}: length-prefixed frames, writes with the void promise. */
+/**
+ * A TCP channel, plain or behind TLS, as a {@link DuplexConnection}: length-prefixed frames, writes with the void
+ * promise.
+ */
 public final class NettyDuplexConnection implements DuplexConnection {
 
     private final Channel channel;
@@ -38,7 +42,7 @@ public final class NettyDuplexConnection implements DuplexConnection {
     public void start(FrameHandler handler) {
         decoder.handler(handler);
         if (!channel.isActive()) {
-            handler.onClose(null);
+            // The decoder has told the handler, with the cause of the failure if there was one.
             return;
         }
         channel.config().setAutoRead(true);
@@ -77,6 +81,6 @@ public final class NettyDuplexConnection implements DuplexConnection {
 
     @Override
     public String toString() {
-        return "tcp" + channel.remoteAddress();
+        return (channel.pipeline().get(SslHandler.class) != null ? "tls" : "tcp") + channel.remoteAddress();
     }
 }

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link FrameDecoder} in an {@link EmbeddedChannel}: frames split across reads anywhere, several frames in one
- * read, a length prefix over the limit, a zero-length frame, closing with half a frame buffered. The inbound
+ * read, a length prefix over the limit, a zero-length frame, closing with half a frame buffered, bytes and failures
+ * before the engine starts, a TLS ClientHello on a plaintext port. The inbound
  * buffers come from the pooled allocator, so the leak gate sees anything the decoder fails to release.
  */
 class FrameDecoderTest {
@@ -143,12 +144,60 @@ class FrameDecoderTest {
     }
 
     @Test
-    void bytesBeforeAHandlerIsSetAreDropped() {
+    void bytesBeforeAHandlerIsSetAreKeptAndDecodedInOrderOnceItIs() {
+        // Behind TLS, the read that ends the handshake may carry the peer's first frames before the engine starts.
         byte[] stream = threeFrames();
-        read(stream, 0, 3 + 6);
+        read(stream, 0, 3 + 6 + 2);
         decoder.handler(recorder);
-        read(stream, 3 + 6, stream.length);
-        assertThat(recorder.frames).containsExactly(frame(1), frame(300));
+        assertThat(recorder.frames).as("decoded in a task of its own, after the caller's").isEmpty();
+        channel.runPendingTasks();
+        read(stream, 3 + 6 + 2, stream.length);
+        assertThat(recorder.frames).containsExactly(frame(6), frame(1), frame(300));
+        assertThat(recorder.events).containsExactly("frame 6", "readComplete", "frame 1", "frame 300",
+            "readComplete");
+    }
+
+    @Test
+    void aFailureBeforeAHandlerIsSetIsReportedToItWhenItIs() {
+        channel.pipeline().fireExceptionCaught(new IOException("TLS handshake failed: the server requires a client"
+            + " certificate"));
+        assertThat(channel.isOpen()).isFalse();
+        decoder.handler(recorder);
+        assertThat(recorder.closes).containsExactly("closed: java.io.IOException: TLS handshake failed: the server"
+            + " requires a client certificate");
+    }
+
+    @Test
+    void aChannelClosedBeforeAHandlerIsSetIsReportedClosedWhenItIs() {
+        channel.close();
+        decoder.handler(recorder);
+        assertThat(recorder.closes).containsExactly("closed: null");
+    }
+
+    @Test
+    void aTlsClientHelloAsTheFirstFrameIsATransportError() {
+        FrameDecoder large = new FrameDecoder(16_777_215);
+        Recorder r = new Recorder();
+        large.handler(r);
+        EmbeddedChannel ch = new EmbeddedChannel(large);
+        // A TLS 1.2/1.3 ClientHello record header: handshake (22), version 3.1, length 0x00c8; then its first bytes.
+        byte[] hello = {0x16, 0x03, 0x01, 0x00, (byte) 0xc8, 0x01, 0x00, 0x00, (byte) 0xc4, 0x03, 0x03};
+        ch.writeInbound(ByteBufAllocator.DEFAULT.buffer().writeBytes(hello));
+        assertThat(r.errors).containsExactly("the peer sent a TLS handshake to this plaintext port: it expects TLS");
+        assertThat(r.frames).isEmpty();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void theSameLengthAfterTheFirstFrameIsAnOrdinaryFrameLength() {
+        FrameDecoder large = new FrameDecoder(16_777_215);
+        Recorder r = new Recorder();
+        large.handler(r);
+        EmbeddedChannel ch = new EmbeddedChannel(large);
+        ch.writeInbound(ByteBufAllocator.DEFAULT.buffer().writeBytes(new byte[] {0, 0, 1, 7, 0x16, 0x03, 0x01, 0}));
+        assertThat(r.frames).containsExactly(new byte[] {7});
+        assertThat(r.errors).isEmpty();
+        ch.finishAndReleaseAll();
     }
 
     @Test

@@ -53,10 +53,8 @@ final class EchoServerCommand implements Callable<Integer> {
         description = "how long each lease lasts, and how often a new one is sent (default: ${DEFAULT-VALUE})")
     Duration leaseTtl;
 
-    @Option(names = "--drain-timeout", defaultValue = "5s", converter = DurationConverter.class,
-        description = "on shutdown (Ctrl-C, SIGTERM), how long requests in flight may take to finish before their"
-            + " connections are closed (default: ${DEFAULT-VALUE})")
-    Duration drainTimeout = Duration.ofSeconds(5);
+    @Mixin
+    DrainOptions shutdown = new DrainOptions();
 
     @Mixin
     MetricsOptions metrics = new MetricsOptions();
@@ -73,9 +71,10 @@ final class EchoServerCommand implements Callable<Integer> {
         if (streamCount != null && streamCount < 0) {
             throw new ParameterException(spec.commandLine(), "--stream-count must be >= 0, got " + streamCount);
         }
-        if (drainTimeout.isNegative()) {
-            throw new ParameterException(spec.commandLine(), "--drain-timeout must be >= 0, got "
-                + drainTimeout.toMillis() + "ms");
+        try {
+            shutdown.check();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         service.streamCount(streamCount == null ? Long.MAX_VALUE : streamCount);
         // RPC clients (a routing entry in composite metadata) reach the Echo RPC service; every other request the
@@ -123,7 +122,7 @@ final class EchoServerCommand implements Callable<Integer> {
             + " RPC service sluice.echo.v1.Echo)", running.address(),
             transport.epoll() ? "epoll" : "nio", transport.backlog(), mtu == 0 ? "off" : mtu,
             leaseLog == null ? "off" : leaseAllowed + " requests / " + leaseTtl.toMillis() + " ms",
-            drainTimeout.toMillis(), metrics.describe());
+            shutdown.timeout().toMillis(), metrics.describe());
         return running;
     }
 
@@ -154,7 +153,6 @@ final class EchoServerCommand implements Callable<Integer> {
 
     /** What the shutdown hook does: says so, then closes gracefully, waiting up to {@code --drain-timeout}. */
     void drain(CloseableServer running) {
-        log.info("shutting down: draining connections for up to {} ms", drainTimeout.toMillis());
-        running.closeGracefully(drainTimeout).block(drainTimeout.plusSeconds(1));
+        shutdown.drain(running, log);
     }
 }

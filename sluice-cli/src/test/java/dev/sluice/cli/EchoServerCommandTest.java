@@ -112,7 +112,8 @@ class EchoServerCommandTest {
     void onShutdownItSaysSoAndDrainsForTheDrainTimeout() {
         EchoServerCommand defaults = new EchoServerCommand();
         new CommandLine(defaults).parseArgs();
-        assertThat(defaults.drainTimeout).as("the default, as server's and proxy's").isEqualTo(Duration.ofSeconds(5));
+        assertThat(defaults.shutdown.timeout()).as("the default, as server's and proxy's")
+            .isEqualTo(Duration.ofSeconds(5));
 
         EchoServerCommand cmd = new EchoServerCommand();
         new CommandLine(cmd).parseArgs("--address", "127.0.0.1:0", "--drain-timeout", "200ms");

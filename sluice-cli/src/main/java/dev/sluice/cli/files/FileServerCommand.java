@@ -1,6 +1,6 @@
 package dev.sluice.cli.files;
 
-import dev.sluice.cli.DurationConverter;
+import dev.sluice.cli.DrainOptions;
 import dev.sluice.cli.HostPort;
 import dev.sluice.cli.MetricsOptions;
 import dev.sluice.cli.OptionMessage;
@@ -18,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -58,10 +57,8 @@ public final class FileServerCommand implements Callable<Integer> {
         + " answering; off by default")
     boolean fsync;
 
-    @Option(names = "--drain-timeout", defaultValue = "5s", converter = DurationConverter.class,
-        description = "on shutdown (Ctrl-C, SIGTERM), how long transfers in flight may take to finish before their"
-            + " connections are closed (default: ${DEFAULT-VALUE})")
-    Duration drainTimeout = Duration.ofSeconds(5);
+    @Mixin
+    DrainOptions shutdown = new DrainOptions();
 
     /** Told about every transfer; logs them unless a test replaces it before {@link #start()}. */
     TransferListener listener = TransferListener.logging(log);
@@ -82,9 +79,10 @@ public final class FileServerCommand implements Callable<Integer> {
     /** Validates the options and starts the server; the caller owns the returned server. */
     public CloseableServer start() {
         ServedDirectory served = servedDirectory();
-        if (drainTimeout.isNegative()) {
-            throw new ParameterException(spec.commandLine(), "--drain-timeout must be >= 0, got "
-                + drainTimeout.toMillis() + "ms");
+        try {
+            shutdown.check();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         // A bad -Dsluice.files.threads is a run-time failure (exit 1, one line): a JVM setting, not an option.
         // Checked here, before anything starts, even should the shared scheduler exist already.
@@ -111,8 +109,8 @@ public final class FileServerCommand implements Callable<Integer> {
         }
         metrics.closeWhen(running.onClose());
         log.info("file-server listening on {}, serving {} (mtu {}, fsync {}, drain timeout {} ms, metrics {})",
-            running.address(), served.root(), mtu == 0 ? "off" : mtu, fsync ? "on" : "off", drainTimeout.toMillis(),
-            metrics.describe());
+            running.address(), served.root(), mtu == 0 ? "off" : mtu, fsync ? "on" : "off",
+            shutdown.timeout().toMillis(), metrics.describe());
         return running;
     }
 
@@ -147,7 +145,6 @@ public final class FileServerCommand implements Callable<Integer> {
 
     /** What the shutdown hook does: says so, then closes gracefully, waiting up to {@code --drain-timeout}. */
     void drain(CloseableServer running) {
-        log.info("shutting down: draining connections for up to {} ms", drainTimeout.toMillis());
-        running.closeGracefully(drainTimeout).block(drainTimeout.plusSeconds(1));
+        shutdown.drain(running, log);
     }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.cli.proxy;
 
+import dev.sluice.cli.DrainOptions;
 import dev.sluice.cli.DurationConverter;
 import dev.sluice.cli.HostPort;
 import dev.sluice.cli.MetricsOptions;
@@ -53,10 +54,8 @@ public final class ProxyCommand implements Callable<Integer> {
             + " disappear drain and are removed (default: ${DEFAULT-VALUE})")
     Duration dnsRefresh = Duration.ofSeconds(5);
 
-    @Option(names = "--drain-timeout", defaultValue = "5s", converter = DurationConverter.class,
-        description = "on shutdown (Ctrl-C, SIGTERM), how long requests in flight may take to finish before their"
-            + " connections are closed (default: ${DEFAULT-VALUE})")
-    Duration drainTimeout = Duration.ofSeconds(5);
+    @Mixin
+    DrainOptions shutdown = new DrainOptions();
 
     @Mixin
     RateLimitOptions rateLimit = new RateLimitOptions();
@@ -93,10 +92,7 @@ public final class ProxyCommand implements Callable<Integer> {
     public CloseableServer start() {
         SocketAcceptor acceptor;
         try {
-            if (drainTimeout.isNegative()) {
-                throw new IllegalArgumentException("--drain-timeout must be >= 0, got " + drainTimeout.toMillis()
-                    + "ms");
-            }
+            shutdown.check();
             if (dnsRefresh.isNegative() || dnsRefresh.isZero()) {
                 throw new IllegalArgumentException("--dns-refresh must be > 0, got " + dnsRefresh.toMillis() + "ms");
             }
@@ -152,7 +148,7 @@ public final class ProxyCommand implements Callable<Integer> {
         CloseableServer running = start();
         log.info("proxy listening on {}, balancing over {}{}: rate limit {}, drain timeout {} ms, metrics {}",
             running.address(), servers, servers.stream().anyMatch(ServerAddress::dns) ? " (dns refresh "
-                + dnsRefresh.toMillis() + " ms)" : "", rateLimit.describe(), drainTimeout.toMillis(),
+                + dnsRefresh.toMillis() + " ms)" : "", rateLimit.describe(), shutdown.timeout().toMillis(),
             metrics.describe());
         List<String> last = new ArrayList<>();
         Disposable watch = Flux.interval(Duration.ofSeconds(1)).subscribe(t -> {
@@ -164,9 +160,8 @@ public final class ProxyCommand implements Callable<Integer> {
             }
         });
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            log.info("shutting down: draining connections for up to {} ms", drainTimeout.toMillis());
             watch.dispose();
-            running.closeGracefully(drainTimeout).block(drainTimeout.plusSeconds(1));
+            shutdown.drain(running, log);
         }, "sluice-shutdown"));
         running.onClose().block();
         return 0;

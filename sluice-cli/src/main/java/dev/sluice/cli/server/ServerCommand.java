@@ -1,5 +1,6 @@
 package dev.sluice.cli.server;
 
+import dev.sluice.cli.DrainOptions;
 import dev.sluice.cli.DurationConverter;
 import dev.sluice.cli.HostPort;
 import dev.sluice.cli.MetricsOptions;
@@ -53,10 +54,8 @@ public final class ServerCommand implements Callable<Integer> {
             + " '${DEFAULT-VALUE}')")
     String concurrencyDelay;
 
-    @Option(names = "--drain-timeout", defaultValue = "5s", converter = DurationConverter.class,
-        description = "on shutdown (Ctrl-C, SIGTERM), how long requests in flight may take to finish before their"
-            + " connections are closed (default: ${DEFAULT-VALUE})")
-    Duration drainTimeout = Duration.ofSeconds(5);
+    @Mixin
+    DrainOptions shutdown = new DrainOptions();
 
     @Mixin
     MetricsOptions metrics = new MetricsOptions();
@@ -96,10 +95,7 @@ public final class ServerCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--lease-ttl must be between 1ms and 2^31-1 ms, got "
                     + leaseTtl.toMillis() + "ms");
             }
-            if (drainTimeout.isNegative()) {
-                throw new IllegalArgumentException("--drain-timeout must be >= 0, got " + drainTimeout.toMillis()
-                    + "ms");
-            }
+            shutdown.check();
         } catch (IllegalArgumentException e) {
             if (spec == null) {
                 throw e;
@@ -158,7 +154,7 @@ public final class ServerCommand implements Callable<Integer> {
         CloseableServer running = start();
         log.info("server listening on {}: leases {}, rate limit {}, concurrency delay '{}', drain timeout {} ms,"
             + " metrics {}", running.address(), leaseAllowed == null ? "off" : leaseAllowed + " requests / "
-                + leaseTtl.toMillis() + " ms", rateLimit.describe(), concurrencyDelay, drainTimeout.toMillis(),
+                + leaseTtl.toMillis() + " ms", rateLimit.describe(), concurrencyDelay, shutdown.timeout().toMillis(),
             metrics.describe());
         Flux.interval(Duration.ofSeconds(1)).subscribe(t -> log.info(stats.sinceLastCall()));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> drain(running), "sluice-shutdown"));
@@ -168,7 +164,6 @@ public final class ServerCommand implements Callable<Integer> {
 
     /** What the shutdown hook does: says so, then closes gracefully, waiting up to {@code --drain-timeout}. */
     void drain(CloseableServer running) {
-        log.info("shutting down: draining connections for up to {} ms", drainTimeout.toMillis());
-        running.closeGracefully(drainTimeout).block(drainTimeout.plusSeconds(1));
+        shutdown.drain(running, log);
     }
 }

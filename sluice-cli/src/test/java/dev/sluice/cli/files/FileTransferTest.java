@@ -406,7 +406,7 @@ class FileTransferTest {
     void onShutdownItSaysHowLongItDrains() {
         FileServerCommand cmd = new FileServerCommand();
         new CommandLine(cmd).parseArgs("--address", "127.0.0.1:0", "--dir", served.toString());
-        assertThat(cmd.drainTimeout).as("the default, as server's and proxy's").isEqualTo(Duration.ofSeconds(5));
+        assertThat(cmd.shutdown.timeout()).as("the default, as server's and proxy's").isEqualTo(Duration.ofSeconds(5));
         new CommandLine(cmd).parseArgs("--address", "127.0.0.1:0", "--dir", served.toString(), "--drain-timeout",
             "400ms");
         cmd.listener = events;

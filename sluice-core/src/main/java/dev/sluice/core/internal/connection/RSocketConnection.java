@@ -40,7 +40,8 @@ import reactor.core.scheduler.Schedulers;
 /**
  * One RSocket connection: its life (handshake, open, closing, closed), the requester API, and the rooms it is
  * made of — the {@link StreamRegistry} of its streams, {@link InboundFrames} for what arrives, {@link KeepAlive},
- * {@link ConnectionLeases} when leasing, and the {@link FrameWriter} batch for what leaves.
+ * {@link ConnectionLeases} when leasing, {@link RequestMetering} when metrics are on, and the {@link FrameWriter}
+ * batch for what leaves.
  *
  * <p><b>Threading.</b> Everything here runs on the transport's event loop; the public {@link Connection} methods
  * return publishers whose work hops onto it. No locks.

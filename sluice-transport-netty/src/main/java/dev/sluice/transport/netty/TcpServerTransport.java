@@ -10,11 +10,11 @@ import dev.sluice.transport.netty.internal.FrameDecoder;
 import dev.sluice.transport.netty.internal.LingeringClose;
 import dev.sluice.transport.netty.internal.NettyDuplexConnection;
 import dev.sluice.transport.netty.internal.ReloadingServerContext;
+import dev.sluice.transport.netty.internal.ServerChannelHandle;
 import dev.sluice.transport.netty.internal.TlsDetector;
 import dev.sluice.transport.netty.internal.TlsErrors;
 import dev.sluice.transport.netty.internal.TlsFailures;
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -25,13 +25,11 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.util.NetUtil;
 import java.net.BindException;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.util.concurrent.ScheduledFuture;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Sinks;
 
 /**
  * A TCP server transport: length-prefixed RSocket frames over a Netty channel, epoll when available, optionally
@@ -177,7 +175,7 @@ public final class TcpServerTransport implements ServerTransport {
                         ScheduledFuture<?> watch = reloading.watch(tls.reloadInterval());
                         f.channel().closeFuture().addListener(closed -> watch.cancel(false));
                     }
-                    sink.success(new Handle(f.channel()));
+                    sink.success(new ServerChannelHandle(f.channel()));
                 } else {
                     Throwable cause = done.cause();
                     String why = cause instanceof BindException || String.valueOf(cause.getMessage())
@@ -210,35 +208,5 @@ public final class TcpServerTransport implements ServerTransport {
 
     static String hostPort(InetSocketAddress a) {
         return a.getHostString() + ":" + a.getPort();
-    }
-
-    private static final class Handle implements ServerHandle {
-        private final Channel channel;
-        private final Sinks.Empty<Void> closed = Sinks.empty();
-
-        Handle(Channel channel) {
-            this.channel = channel;
-            channel.closeFuture().addListener(f -> closed.tryEmitEmpty());
-        }
-
-        @Override
-        public SocketAddress address() {
-            return channel.localAddress();
-        }
-
-        @Override
-        public Mono<Void> onClose() {
-            return closed.asMono();
-        }
-
-        @Override
-        public void dispose() {
-            channel.close();
-        }
-
-        @Override
-        public boolean isDisposed() {
-            return !channel.isOpen();
-        }
     }
 }

@@ -7,6 +7,7 @@ import dev.sluice.core.transport.ServerTransport;
 import dev.sluice.transport.netty.internal.EventLoops;
 import dev.sluice.transport.netty.internal.FrameDecoder;
 import dev.sluice.transport.netty.internal.NettyDuplexConnection;
+import dev.sluice.transport.netty.internal.ServerChannelHandle;
 import dev.sluice.transport.netty.internal.SocketFiles;
 import dev.sluice.transport.netty.internal.UnixDomainSockets;
 import io.netty.bootstrap.ServerBootstrap;
@@ -19,7 +20,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.util.NetUtil;
-import java.net.SocketAddress;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -27,7 +27,6 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.function.Consumer;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Sinks;
 
 /**
  * A Unix domain socket server transport: the same length-prefixed RSocket frames as {@link TcpServerTransport},
@@ -199,7 +198,7 @@ public final class UnixServerTransport implements ServerTransport {
                         return;
                     }
                 }
-                sink.success(new Handle(f.channel()));
+                sink.success(new ServerChannelHandle(f.channel(), UnixDomainSockets.toJdk(f.channel().localAddress())));
             });
         });
     }
@@ -225,39 +224,5 @@ public final class UnixServerTransport implements ServerTransport {
             return "permission denied";
         }
         return m.replaceFirst("^\\w+\\(\\.\\.\\) failed(?: with error\\(-?\\d+\\))?: ", "");
-    }
-
-    /** The bound socket; closing it deletes the socket file (Netty's domain server channels do that). */
-    private static final class Handle implements ServerHandle {
-        private final Channel channel;
-        private final SocketAddress address;
-        private final Sinks.Empty<Void> closed = Sinks.empty();
-
-        Handle(Channel channel) {
-            this.channel = channel;
-            this.address = UnixDomainSockets.toJdk(channel.localAddress());
-            channel.closeFuture().addListener(f -> closed.tryEmitEmpty());
-        }
-
-        /** The socket's path as a {@link java.net.UnixDomainSocketAddress}, whichever I/O runs it. */
-        @Override
-        public SocketAddress address() {
-            return address;
-        }
-
-        @Override
-        public Mono<Void> onClose() {
-            return closed.asMono();
-        }
-
-        @Override
-        public void dispose() {
-            channel.close();
-        }
-
-        @Override
-        public boolean isDisposed() {
-            return !channel.isOpen();
-        }
     }
 }

@@ -10,16 +10,24 @@ import reactor.core.publisher.Sinks;
 public final class ServerChannelHandle implements ServerHandle {
 
     private final Channel channel;
+    private final SocketAddress address;
     private final Sinks.Empty<Void> closed = Sinks.empty();
 
+    /** The handle of {@code channel}, reporting its local address. */
     public ServerChannelHandle(Channel channel) {
+        this(channel, channel.localAddress());
+    }
+
+    /** The handle of {@code channel}, reporting {@code address} (a Unix socket's path in the JDK's form, say). */
+    public ServerChannelHandle(Channel channel, SocketAddress address) {
         this.channel = channel;
+        this.address = address;
         channel.closeFuture().addListener(f -> closed.tryEmitEmpty());
     }
 
     @Override
     public SocketAddress address() {
-        return channel.localAddress();
+        return address;
     }
 
     @Override

@@ -41,6 +41,10 @@ import reactor.core.scheduler.Schedulers;
  * #createWorker()}) run their tasks in order on one lane. No time-based scheduling: the delayed and periodic
  * methods throw {@link java.util.concurrent.RejectedExecutionException}, as for any scheduler made from a plain
  * executor. Thread-safe.
+ *
+ * <p>One file, a little past the usual size, on purpose: the lanes, their shared queue and their threads are one
+ * mechanism (a lane steals from another through the queue and finds its own lane through its thread), read
+ * together or not at all.
  */
 public final class FileIoScheduler implements Scheduler {
 

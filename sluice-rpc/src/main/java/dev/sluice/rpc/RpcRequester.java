@@ -26,11 +26,15 @@ public final class RpcRequester {
     private final RSocket rsocket;
     private final ByteBufAllocator allocator;
 
-    /** A requester sending over {@code rsocket}, encoding into the default allocator's buffers. */
+    /** A requester sending over {@code rsocket}, encoding large messages into the default allocator's buffers. */
     public RpcRequester(RSocket rsocket) {
         this(rsocket, ByteBufAllocator.DEFAULT);
     }
 
+    /**
+     * A requester sending over {@code rsocket}, encoding messages over 8 KiB into {@code allocator}'s buffers
+     * (smaller ones go into heap arrays, which cost less than a pooled buffer's allocate and free).
+     */
     public RpcRequester(RSocket rsocket, ByteBufAllocator allocator) {
         if (rsocket == null || allocator == null) {
             throw new IllegalArgumentException("rsocket and allocator must not be null");

@@ -18,8 +18,10 @@ import picocli.CommandLine.Spec;
  * @param latencyPercents offered rates of the latency runs, in percent of each cell's measured maximum; empty when
  *                        {@code --latency} is off
  * @param json            print one JSON summary on stdout instead of the tables
+ * @param transports      what every cell runs over, in order; {@code [TCP]} is the plain comparison
  */
-record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integer> sizes, int warmupSeconds,
+record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integer> sizes, List<Transport> transports,
+        int warmupSeconds,
         int seconds, Path out, List<Integer> latencyPercents, int window, int demand, int pacedMaxInFlight,
         int serverCpu, int clientCpu, String heap, List<String> jvmArgs, Path logs, boolean help, boolean json) {
 
@@ -49,8 +51,9 @@ record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integ
         customSynopsis = {"bin/sluice bench [options]",
             "   (or java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.throughput.Bench [options])"},
         description = {"",
-            "Runs every selected cell {implementation} x {interaction} x {payload size}: a server JVM pinned to one"
-                + " core and a client JVM pinned to the other (taskset, -XX:ActiveProcessorCount=1), a warm-up,"
+            "Runs every selected cell {implementation} x {interaction} x {payload size} x {transport}: a server JVM"
+                + " pinned to one core and a client JVM pinned to the other (taskset, -XX:ActiveProcessorCount=1), a"
+                + " warm-up,"
                 + " then one throughput figure per second; prints the median and min-max per cell and Sluice's"
                 + " ratios to each peer, and writes them to a Markdown file.",
             ""})
@@ -72,6 +75,16 @@ record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integ
             description = "payload sizes in bytes (default: 4,140)")
         List<Long> sizes = new ArrayList<>(List.of(4L, 140L));
 
+        @Option(names = "--transport", paramLabel = "LIST", hideParamSyntax = true, split = ",",
+            description = "tcp,tls,unix,ws: runs every selected cell once per transport (default: tcp) and reports"
+                + " each transport's msgs/s and ratio to plaintext TCP, and Sluice's ratios to the peers with TLS on"
+                + " for every stack. Sluice runs them all, rsocket-java and grpc-java tcp and tls, the floor tcp;"
+                + " the others are skipped with the reason. TLS uses a CA and a certificate for 127.0.0.1 made for"
+                + " the run, Unix sockets a socket file in a temporary directory; both are removed at the end."
+                + " With more than tcp, the report's transport section is written and its throughput section is"
+                + " left as it was")
+        List<String> transports = new ArrayList<>(List.of("tcp"));
+
         @Option(names = "--warmup", paramLabel = "S", converter = WholeNumbers.Converter.class,
             description = "warm-up seconds per cell (default: 25)")
         long warmup = 25;
@@ -86,7 +99,8 @@ record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integ
         Path out = Path.of("docs/benchmarks.md");
 
         @Option(names = "--latency",
-            description = "also run request-response at fixed offered rates and report p50/p99/p99.9")
+            description = "also run request-response at fixed offered rates and report p50/p99/p99.9 (over"
+                + " plaintext TCP only)")
         boolean latency;
 
         @Option(names = "--latency-rates", paramLabel = "LIST", hideParamSyntax = true, split = ",",
@@ -138,11 +152,17 @@ record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integ
         BenchOptions options() {
             List<Impl> impls = new ArrayList<>();
             List<Interaction> interactions = new ArrayList<>();
+            List<Transport> transports = new ArrayList<>();
             try {
                 this.impls.forEach(s -> impls.add(Impl.parse(s)));
                 this.interactions.forEach(s -> interactions.add(Interaction.parse(s)));
+                this.transports.forEach(s -> transports.add(Transport.parse(s)));
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+            if (latency && !transports.contains(Transport.TCP)) {
+                throw new ParameterException(spec.commandLine(), "--latency runs over plaintext TCP only, so"
+                    + " --transport must include tcp, got '" + String.join(",", this.transports) + "'");
             }
             List<Integer> sizes = new ArrayList<>();
             for (long s : this.sizes) {
@@ -166,7 +186,7 @@ record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integ
                 throw new ParameterException(spec.commandLine(), "--heap must look like 1g or 512m, got '" + heap
                     + "'");
             }
-            return new BenchOptions(distinct(impls), distinct(interactions), distinct(sizes),
+            return new BenchOptions(distinct(impls), distinct(interactions), distinct(sizes), distinct(transports),
                 WholeNumbers.inRange(spec, "--warmup", warmup, 0, 3600),
                 WholeNumbers.inRange(spec, "--seconds", seconds, 1, 3600), out, distinct(percents),
                 WholeNumbers.inRange(spec, "--window", window, 1, 1 << 20),

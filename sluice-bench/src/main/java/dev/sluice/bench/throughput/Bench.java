@@ -84,7 +84,7 @@ public final class Bench {
                     + "; provider: " + tlsProvider(o));
             }
             CellRunner.RunFiles files = new CellRunner.RunFiles(certificates == null ? null : certificates.path(),
-                sockets == null ? null : sockets.path(), !o.transports().equals(List.of(Transport.TCP)));
+                sockets == null ? null : sockets.path(), o.transportRun());
             status = run(o, cells, new CellRunner(o, logs, java, classpath, out, files), logs, command, out);
         } finally {
             if (certificates != null) {
@@ -124,7 +124,7 @@ public final class Bench {
 
         // The comparison of stacks is over plaintext TCP; the other transports have tables of their own.
         List<CellResult> tcp = results.stream().filter(r -> r.cell().transport() == Transport.TCP).toList();
-        boolean transportRun = !o.transports().equals(List.of(Transport.TCP));
+        boolean transportRun = o.transportRun();
         String throughput = tcp.isEmpty() ? "" : BenchReport.throughputTable(tcp);
         String ratios = BenchReport.ratioTable(tcp);
         String rpcRatios = BenchReport.rpcRatioTable(tcp);
@@ -155,7 +155,7 @@ public final class Bench {
 
         String context = BenchReport.context(machine, runner.jvmOptions(), o, command, when);
         if (transportRun) {
-            MarkdownSections.write(o.out(), "Benchmarks", SECTION_TRANSPORTS, "## Transports\n\n" + context
+            MarkdownSections.write(o.out(), "Benchmarks", SECTION_TRANSPORTS, "### The last transport run\n\n" + context
                 + "- Transports: " + String.join(", ", o.transports().stream().map(Transport::label).toList())
                 + ".\n- " + TransportReport.setup(tlsProvider(o)) + "\n"
                 + (transports.isEmpty() ? "" : "\nMessages per second, median (min–max), and · the median over the same"

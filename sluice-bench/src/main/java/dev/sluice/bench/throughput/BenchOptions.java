@@ -26,6 +26,14 @@ record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integ
         int serverCpu, int clientCpu, String heap, List<String> jvmArgs, Path logs, boolean help, boolean json) {
 
     /**
+     * Whether this is a transport run: any transport but plaintext TCP alone. It writes the report's transport section
+     * instead of its throughput section, and has smaller defaults.
+     */
+    boolean transportRun() {
+        return !transports.equals(List.of(Transport.TCP));
+    }
+
+    /**
      * Parses the driver's arguments.
      *
      * @throws IllegalArgumentException on an unknown option, a missing or wrong value, or options that contradict
@@ -59,16 +67,28 @@ record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integ
             ""})
     static final class Line {
 
+        private static final List<String> DEFAULT_IMPLS = List.of("sluice", "rsocket-java", "grpc-java", "netty-floor");
+        private static final List<String> DEFAULT_INTERACTIONS = List.of("stream", "response", "channel", "fnf");
+        /*
+         * A transport run multiplies the cells by up to four: without the floor (TCP only), the channel and
+         * fire-and-forget (no target over other transports) and with shorter cells, tcp,tls,unix,ws is 32 cells of
+         * 24 s, about 13 minutes, instead of 60 of 49 s.
+         */
+        private static final List<String> TRANSPORT_RUN_IMPLS = List.of("sluice", "rsocket-java", "grpc-java");
+        private static final List<String> TRANSPORT_RUN_INTERACTIONS = List.of("stream", "response");
+        private static final long TRANSPORT_RUN_SECONDS = 10;
+
         @Option(names = "--impl", paramLabel = "LIST", hideParamSyntax = true, split = ",",
-            description = "sluice,rsocket-java,grpc-java,netty-floor (the default); the RPC cells are sluice-rpc and"
-                + " grpc-proto (the same .proto on Sluice RPC and on grpc-java), with sluice for the RPC layer's cost;"
-                + " sluice-metrics is Sluice's server with metrics on, with sluice for their cost")
-        List<String> impls = new ArrayList<>(List.of("sluice", "rsocket-java", "grpc-java", "netty-floor"));
+            description = "sluice,rsocket-java,grpc-java,netty-floor (the default; in a transport run"
+                + " sluice,rsocket-java,grpc-java); the RPC cells are sluice-rpc and grpc-proto (the same .proto on"
+                + " Sluice RPC and on grpc-java), with sluice for the RPC layer's cost; sluice-metrics is Sluice's"
+                + " server with metrics on, with sluice for their cost")
+        List<String> impls;
 
         @Option(names = "--interaction", paramLabel = "LIST", hideParamSyntax = true, split = ",",
-            description = "stream,response,channel,fnf (default: all; grpc-java and the floor do stream and"
-                + " response only)")
-        List<String> interactions = new ArrayList<>(List.of("stream", "response", "channel", "fnf"));
+            description = "stream,response,channel,fnf (default: all; in a transport run stream,response);"
+                + " grpc-java and the floor do stream and response only")
+        List<String> interactions;
 
         @Option(names = "--size", paramLabel = "LIST", hideParamSyntax = true, split = ",",
             converter = WholeNumbers.Converter.class,
@@ -81,21 +101,22 @@ record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integ
                 + " for every stack. Sluice runs them all, rsocket-java and grpc-java tcp and tls, the floor tcp;"
                 + " the others are skipped with the reason. TLS uses a CA and a certificate for 127.0.0.1 made for"
                 + " the run, Unix sockets a socket file in a temporary directory; both are removed at the end."
-                + " With more than tcp, the report's transport section is written and its throughput section is"
-                + " left as it was")
+                + " A transport run (anything but tcp alone) has smaller defaults, so that --transport"
+                + " tcp,tls,unix,ws takes about 13 minutes, and writes the report's transport section, leaving its"
+                + " throughput section as it was")
         List<String> transports = new ArrayList<>(List.of("tcp"));
 
         @Option(names = "--warmup", paramLabel = "S", converter = WholeNumbers.Converter.class,
-            description = "warm-up seconds per cell (default: 25)")
-        long warmup = 25;
+            description = "warm-up seconds per cell (default: 25; in a transport run 10)")
+        Long warmup;
 
         @Option(names = "--seconds", paramLabel = "N", converter = WholeNumbers.Converter.class,
-            description = "measured one-second figures per cell (default: 20)")
-        long seconds = 20;
+            description = "measured one-second figures per cell (default: 20; in a transport run 10)")
+        Long seconds;
 
         @Option(names = "--out", paramLabel = "FILE",
-            description = "Markdown report, its throughput (and latency) section replaced (default:"
-                + " docs/benchmarks.md)")
+            description = "Markdown report, its throughput (or transport) section replaced, and its latency"
+                + " section with --latency (default: docs/benchmarks.md)")
         Path out = Path.of("docs/benchmarks.md");
 
         @Option(names = "--latency",
@@ -153,13 +174,19 @@ record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integ
             List<Impl> impls = new ArrayList<>();
             List<Interaction> interactions = new ArrayList<>();
             List<Transport> transports = new ArrayList<>();
+            boolean transportRun;
             try {
-                this.impls.forEach(s -> impls.add(Impl.parse(s)));
-                this.interactions.forEach(s -> interactions.add(Interaction.parse(s)));
                 this.transports.forEach(s -> transports.add(Transport.parse(s)));
+                transportRun = !distinct(transports).equals(List.of(Transport.TCP));
+                (this.impls != null ? this.impls : transportRun ? TRANSPORT_RUN_IMPLS : DEFAULT_IMPLS)
+                    .forEach(s -> impls.add(Impl.parse(s)));
+                (this.interactions != null ? this.interactions : transportRun ? TRANSPORT_RUN_INTERACTIONS
+                    : DEFAULT_INTERACTIONS).forEach(s -> interactions.add(Interaction.parse(s)));
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
             }
+            long warmup = this.warmup != null ? this.warmup : transportRun ? TRANSPORT_RUN_SECONDS : 25;
+            long seconds = this.seconds != null ? this.seconds : transportRun ? TRANSPORT_RUN_SECONDS : 20;
             if (latency && !transports.contains(Transport.TCP)) {
                 throw new ParameterException(spec.commandLine(), "--latency runs over plaintext TCP only, so"
                     + " --transport must include tcp, got '" + String.join(",", this.transports) + "'");

@@ -38,6 +38,32 @@ class BenchOptionsTest {
     }
 
     @Test
+    void aTransportRunHasSmallerDefaultsThatExplicitOptionsOverride() {
+        BenchOptions o = BenchOptions.parse(new String[] {"--transport", "tcp,tls,unix,ws"});
+        assertThat(o.transportRun()).isTrue();
+        assertThat(o.impls()).containsExactly(Impl.SLUICE, Impl.RSOCKET_JAVA, Impl.GRPC_JAVA);
+        assertThat(o.interactions()).containsExactly(Interaction.STREAM, Interaction.RESPONSE);
+        assertThat(o.sizes()).containsExactly(4, 140);
+        assertThat(o.warmupSeconds()).isEqualTo(10);
+        assertThat(o.seconds()).isEqualTo(10);
+        // 16 Sluice cells, 8 each for rsocket-java and grpc-java (TCP and TLS): 32 cells of 24 s.
+        assertThat(Bench.plan(o, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
+            .hasSize(32);
+
+        BenchOptions explicit = BenchOptions.parse(new String[] {"--transport", "tls", "--impl", "netty-floor",
+            "--interaction", "fnf", "--warmup", "25", "--seconds", "20"});
+        assertThat(explicit.impls()).containsExactly(Impl.NETTY_FLOOR);
+        assertThat(explicit.interactions()).containsExactly(Interaction.FNF);
+        assertThat(explicit.warmupSeconds()).isEqualTo(25);
+        assertThat(explicit.seconds()).isEqualTo(20);
+        // tcp alone, however spelled, is the plain comparison with its own defaults.
+        BenchOptions tcp = BenchOptions.parse(new String[] {"--transport", "tcp,tcp"});
+        assertThat(tcp.transportRun()).isFalse();
+        assertThat(tcp.warmupSeconds()).isEqualTo(25);
+        assertThat(tcp.impls()).contains(Impl.NETTY_FLOOR);
+    }
+
+    @Test
     void aTransportItDoesNotKnowIsAUsageError() {
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--transport", "tcp,quic"}))
             .isInstanceOf(IllegalArgumentException.class)

@@ -48,12 +48,7 @@ public final class GrpcClient {
             .eventLoopGroup(group)
             .directExecutor()
             .flowControlWindow(GrpcService.FLOW_CONTROL_WINDOW);
-        if (o.transport() == Transport.TLS) {
-            builder.sslContext(GrpcSslContexts.configure(PeerTls.client(o), PeerTls.provider()).build());
-        } else {
-            builder.usePlaintext();
-        }
-        ManagedChannel channel = builder.build();
+        ManagedChannel channel = secure(builder, o).build();
         T request = messages.body().apply(o.size());
         switch (o.interaction()) {
             case STREAM -> ClientCalls.asyncServerStreamingCall(
@@ -67,6 +62,14 @@ public final class GrpcClient {
             }
             default -> throw BenchMain.unsupported("grpc-java", o);
         }
+    }
+
+    /** {@code builder}, over TLS with {@code --transport tls}, plaintext otherwise. */
+    static NettyChannelBuilder secure(NettyChannelBuilder builder, ChildOptions o) throws SSLException {
+        if (o.transport() == Transport.TLS) {
+            return builder.sslContext(GrpcSslContexts.configure(PeerTls.client(o), PeerTls.provider()).build());
+        }
+        return builder.usePlaintext();
     }
 
     private static final class StreamCounter<T> implements StreamObserver<T> {

@@ -23,6 +23,7 @@ import java.net.InetSocketAddress;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
+import javax.net.ssl.SSLException;
 
 /**
  * The grpc-java benchmark server, in the configuration grpc-java's own benchmarks use for speed: plain (unshaded)
@@ -65,11 +66,16 @@ public final class GrpcServer {
             .directExecutor()
             .flowControlWindow(GrpcService.FLOW_CONTROL_WINDOW)
             .addService(service);
+        Server server = secure(builder, options).build().start();
+        return server.getPort();
+    }
+
+    /** {@code builder}, serving TLS with {@code --transport tls} (plaintext otherwise, grpc-netty's default). */
+    static NettyServerBuilder secure(NettyServerBuilder builder, ChildOptions options) throws SSLException {
         if (options.transport() == Transport.TLS) {
             builder.sslContext(GrpcSslContexts.configure(PeerTls.server(options), PeerTls.provider()).build());
         }
-        Server server = builder.build().start();
-        return server.getPort();
+        return builder;
     }
 
     private static <T> void stream(T answer, StreamObserver<T> observer) {

@@ -22,6 +22,7 @@ import io.rsocket.transport.netty.client.TcpClientTransport;
 import io.rsocket.util.ByteBufPayload;
 import java.time.Duration;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLException;
 import reactor.netty.resources.LoopResources;
 import reactor.netty.tcp.TcpClient;
 import reactor.core.publisher.Flux;
@@ -41,17 +42,22 @@ public final class RSocketJavaClient {
         BenchMain.client(args, RSocketJavaClient::start, RSocketJavaServer.TRANSPORTS);
     }
 
-    private static void start(ChildOptions o, Meter meter, Latency latency, ClientReport report) throws Exception {
-        // One event loop, ours, so a paced load can run its schedule on the connection's thread.
-        LoopResources loops = LoopResources.create("rsocket-client", 1, true);
-        TcpClient tcp = TcpClient.create().host(o.host()).port(o.port()).runOn(loops);
+    /** The reactor-netty client {@code o} asks for: plaintext, or TLS with {@code --transport tls}. */
+    static TcpClient tcp(ChildOptions o) throws SSLException {
+        TcpClient tcp = TcpClient.create().host(o.host()).port(o.port());
         if (o.transport() == Transport.TLS) {
             SslContext tls = PeerTls.client(o).build();
             tcp = tcp.secure(spec -> spec.sslContext(tls));
         }
+        return tcp;
+    }
+
+    private static void start(ChildOptions o, Meter meter, Latency latency, ClientReport report) throws Exception {
+        // One event loop, ours, so a paced load can run its schedule on the connection's thread.
+        LoopResources loops = LoopResources.create("rsocket-client", 1, true);
         RSocket c = RSocketConnector.create()
             .payloadDecoder(PayloadDecoder.ZERO_COPY)
-            .connect(TcpClientTransport.create(tcp))
+            .connect(TcpClientTransport.create(tcp(o).runOn(loops)))
             .block(Duration.ofSeconds(30));
         c.onClose().subscribe(null, report::fail,
             () -> report.fail(new IllegalStateException("the connection closed")));

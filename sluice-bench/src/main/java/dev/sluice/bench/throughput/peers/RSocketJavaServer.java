@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
+import javax.net.ssl.SSLException;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -46,16 +47,21 @@ public final class RSocketJavaServer {
 
     private static int start(ChildOptions options) throws Exception {
         RSocket handler = new Handler(Payloads.template(options.size()));
+        CloseableChannel server = RSocketServer.create(SocketAcceptor.with(handler))
+            .payloadDecoder(PayloadDecoder.ZERO_COPY)
+            .bind(TcpServerTransport.create(tcp(options)))
+            .block(Duration.ofSeconds(30));
+        return server.address().getPort();
+    }
+
+    /** The reactor-netty server {@code options} ask for: plaintext, or TLS with {@code --transport tls}. */
+    static TcpServer tcp(ChildOptions options) throws SSLException {
         TcpServer tcp = TcpServer.create().host(options.host()).port(options.port());
         if (options.transport() == Transport.TLS) {
             SslContext tls = PeerTls.server(options).build();
             tcp = tcp.secure(spec -> spec.sslContext(tls));
         }
-        CloseableChannel server = RSocketServer.create(SocketAcceptor.with(handler))
-            .payloadDecoder(PayloadDecoder.ZERO_COPY)
-            .bind(TcpServerTransport.create(tcp))
-            .block(Duration.ofSeconds(30));
-        return server.address().getPort();
+        return tcp;
     }
 
     private static final class Handler implements RSocket {

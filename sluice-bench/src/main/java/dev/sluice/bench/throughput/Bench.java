@@ -6,9 +6,13 @@ import dev.sluice.bench.throughput.internal.MarkdownSections;
 import dev.sluice.bench.throughput.internal.ScratchDir;
 import dev.sluice.transport.netty.TlsServer;
 import java.io.File;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -74,10 +78,12 @@ public final class Bench {
         boolean tls = cells.stream().anyMatch(c -> c.transport() == Transport.TLS);
         boolean unix = cells.stream().anyMatch(c -> c.transport() == Transport.UNIX);
         // Made for this run and removed at its end (or at exit, whatever ends it).
-        ScratchDir certificates = tls ? ScratchDir.create("sluice-bench-tls-") : null;
-        ScratchDir sockets = unix ? ScratchDir.create("sluice-bench-sock-") : null;
+        ScratchDir certificates = null;
+        ScratchDir sockets = null;
         int status;
         try {
+            certificates = tls ? ScratchDir.create("sluice-bench-tls-") : null;
+            sockets = unix ? ScratchDir.create("sluice-bench-sock-") : null;
             if (certificates != null) {
                 BenchPki.write(certificates.path());
                 out.println("TLS: a CA and a certificate for 127.0.0.1 made for this run in " + certificates.path()
@@ -86,6 +92,13 @@ public final class Bench {
             CellRunner.RunFiles files = new CellRunner.RunFiles(certificates == null ? null : certificates.path(),
                 sockets == null ? null : sockets.path(), o.transportRun());
             status = run(o, cells, new CellRunner(o, logs, java, classpath, out, files), logs, command, out);
+        } catch (IOException e) {
+            // A file of the run (certificates, the report) could not be written: one line, as for any run failure.
+            System.err.println("bench: " + ioMessage(e));
+            status = 1;
+        } catch (UncheckedIOException e) {
+            System.err.println("bench: " + ioMessage(e.getCause()));
+            status = 1;
         } finally {
             if (certificates != null) {
                 certificates.close();
@@ -255,6 +268,17 @@ public final class Bench {
             }
         }
         return cells;
+    }
+
+    /** An I/O failure in one line: the file and the reason, which the JDK's own messages leave out. */
+    static String ioMessage(IOException e) {
+        if (e instanceof NoSuchFileException f) {
+            return "cannot write " + f.getFile() + ": no such file or directory";
+        }
+        if (e instanceof AccessDeniedException f) {
+            return "cannot write " + f.getFile() + ": permission denied";
+        }
+        return e.getMessage();
     }
 
     /** The TLS provider of the benchmark JVMs: this JVM's, unless their options turn OpenSSL off. */

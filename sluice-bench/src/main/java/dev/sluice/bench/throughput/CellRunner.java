@@ -43,7 +43,6 @@ final class CellRunner {
      * progress lines name plaintext TCP too (in a run of several transports).
      */
     record RunFiles(Path tls, Path sockets, boolean namesTcp) {
-        static final RunFiles NONE = new RunFiles(null, null, false);
     }
 
     CellRunner(BenchOptions options, Path logs, String java, String classpath, PrintStream progress, RunFiles files) {

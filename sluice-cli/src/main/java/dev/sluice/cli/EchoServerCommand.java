@@ -133,8 +133,8 @@ final class EchoServerCommand implements Callable<Integer> {
             log.warn(warning);
         }
         Address bound = running.address() instanceof InetSocketAddress a ? address.withPort(a.getPort()) : address;
-        log.info("echo-server listening on {} {} ({}, backlog {}, mtu {}, leases {}, drain timeout {} ms, metrics {};"
-            + " RPC service sluice.echo.v1.Echo)", bound, security.describe(bound),
+        log.info("echo-server listening on {} {}: {}, backlog {}, mtu {}, leases {}, drain timeout {} ms, metrics {};"
+            + " RPC service sluice.echo.v1.Echo", bound, security.describe(bound),
             // Epoll or NIO is one choice for the whole process, whichever transport asks.
             TcpServerTransport.create("127.0.0.1", 0).epoll() ? "epoll" : "nio",
             backlog != null ? backlog : TcpServerTransport.kernelSomaxconn(), mtu == 0 ? "off" : mtu,

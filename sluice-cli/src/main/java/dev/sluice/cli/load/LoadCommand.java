@@ -159,7 +159,7 @@ public final class LoadCommand implements Callable<Integer> {
     /** Why the run failed when its connection closed: the server's refusal, or the loss, and what it cost. */
     private String closed(Connection connection, LoadSummary summary) {
         Throwable cause = connection.closeCause();
-        if (cause instanceof RejectedSetupException) {
+        if (cause instanceof RejectedSetupException || summary.sent() == 0) {
             return ConnectionEnd.describe(target, cause);
         }
         return "the connection to " + target + " closed during the run (" + summary.failed() + " requests failed"

@@ -47,8 +47,10 @@ import org.slf4j.LoggerFactory;
  * </table>
  * Each error response has a one-line {@code text/plain} body saying why, and {@code Connection: close}.
  *
- * <p>The channel reads only while the request is incomplete (auto-read is off); after the upgrade it reads again
- * once the engine starts the connection. Event-loop confined; one instance per channel.
+ * <p>Reading starts when the channel becomes active, or at once when the handler is added to an active channel (behind
+ * TLS, after the handshake); the timeout runs from then. The channel reads only while the request is incomplete
+ * (auto-read is off); after the upgrade it reads again once the engine starts the connection. Event-loop confined;
+ * one instance per channel.
  */
 public final class WebsocketServerUpgrade extends ChannelInboundHandlerAdapter {
 
@@ -60,6 +62,7 @@ public final class WebsocketServerUpgrade extends ChannelInboundHandlerAdapter {
     private final long timeoutNanos;
     private final Consumer<DuplexConnection> acceptor;
     private ScheduledFuture<?> timeout;
+    private boolean started;
     private boolean answered;
 
     /**
@@ -77,10 +80,25 @@ public final class WebsocketServerUpgrade extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        if (ctx.channel().isActive()) {
+            start(ctx);
+        }
+    }
+
+    @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        start(ctx);
+        super.channelActive(ctx);
+    }
+
+    private void start(ChannelHandlerContext ctx) {
+        if (started) {
+            return;
+        }
+        started = true;
         timeout = ctx.executor().schedule(() -> timedOut(ctx), timeoutNanos, TimeUnit.NANOSECONDS);
         ctx.read();
-        super.channelActive(ctx);
     }
 
     @Override

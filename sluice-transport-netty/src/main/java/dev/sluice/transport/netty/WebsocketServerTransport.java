@@ -8,6 +8,7 @@ import dev.sluice.transport.netty.internal.EventLoops;
 import dev.sluice.transport.netty.internal.PlaintextRefusal;
 import dev.sluice.transport.netty.internal.ReloadingServerContext;
 import dev.sluice.transport.netty.internal.ServerChannelHandle;
+import dev.sluice.transport.netty.internal.StaticPage;
 import dev.sluice.transport.netty.internal.WebsocketServerUpgrade;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.ChannelFuture;
@@ -22,6 +23,8 @@ import io.netty.util.NetUtil;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +47,9 @@ import reactor.core.publisher.Mono;
  * request is read, within its own timeout, only once it has succeeded. A plaintext client is answered {@code 400 Bad
  * Request} with the body {@code this server requires TLS: connect with wss://}. Refused connections are logged at
  * DEBUG on this class's logger.
+ *
+ * <p><b>Pages.</b> {@link #page} serves fixed content on other paths, to a plain GET, beside the WebSocket endpoint:
+ * for a page whose script then connects back to it (a browser client on the same origin).
  */
 public final class WebsocketServerTransport implements ServerTransport {
 
@@ -58,6 +64,7 @@ public final class WebsocketServerTransport implements ServerTransport {
     private int backlog = NetUtil.SOMAXCONN;
     private int maxFrameLength = Limits.MAX_FRAME_LENGTH;
     private Duration handshakeTimeout = Duration.ofSeconds(10);
+    private final Map<String, StaticPage> pages = new LinkedHashMap<>();
     private ServerTls tls;
     private Consumer<String> tlsRefusals;
 
@@ -129,6 +136,27 @@ public final class WebsocketServerTransport implements ServerTransport {
         return tls == null ? null : tls.config();
     }
 
+    /**
+     * Answers a GET (or HEAD) of {@code path} that is not a WebSocket upgrade with {@code 200 OK}, {@code body} and
+     * the {@code Content-Type} {@code contentType}, then closes the connection; other methods on it get 405. Upgrades
+     * are unaffected, on any path. A later call for the same path replaces the page. The array is not copied: do not
+     * change it afterwards.
+     *
+     * @param path        such as {@code /}; the query of a request is ignored
+     * @param contentType such as {@code text/html; charset=utf-8}
+     */
+    public WebsocketServerTransport page(String path, String contentType, byte[] body) {
+        if (contentType == null || contentType.isBlank() || contentType.chars().anyMatch(c -> c < ' ' || c >= 0x7F)) {
+            throw new IllegalArgumentException("contentType must be printable ASCII, got "
+                + (contentType == null ? null : "'" + contentType + "'"));
+        }
+        if (body == null) {
+            throw new IllegalArgumentException("body must not be null (an empty page is an empty array)");
+        }
+        pages.put(checkPath(path), new StaticPage(contentType, body));
+        return this;
+    }
+
     /** The path served. */
     public String path() {
         return path;
@@ -150,6 +178,7 @@ public final class WebsocketServerTransport implements ServerTransport {
         String servedPath = path;
         int maxFrame = maxFrameLength;
         long timeoutNanos = handshakeTimeout.toNanos();
+        Map<String, StaticPage> served = Map.copyOf(pages);
         ServerTls secure = tls;
         Consumer<String> refusals = tlsRefusals;
         return Mono.create(sink -> {
@@ -169,7 +198,8 @@ public final class WebsocketServerTransport implements ServerTransport {
                             ChannelPipeline p = ch.pipeline();
                             p.addLast(new HttpServerCodec());
                             p.addLast(new HttpObjectAggregator(MAX_REQUEST_BODY));
-                            p.addLast(new WebsocketServerUpgrade(servedPath, maxFrame, timeoutNanos, acceptor));
+                            p.addLast(new WebsocketServerUpgrade(servedPath, maxFrame, timeoutNanos, served,
+                                acceptor));
                         };
                         if (secure != null) {
                             secure.initChannel(ch, refusals, http);

@@ -41,6 +41,7 @@ class SecureExitCodesTest {
     private static String expired;
     private static String otherName;
     private static String ws;
+    private static String wss;
     private static String unix;
     private static String files;
     private static String plaintext;
@@ -72,6 +73,8 @@ class SecureExitCodesTest {
         otherName = "tls://127.0.0.1:" + echo("--address", "tls://127.0.0.1:0", "--tls-cert", cert(elsewhere),
             "--tls-key", key(elsewhere)).port();
         ws = "ws://127.0.0.1:" + echo("--address", "ws://127.0.0.1:0").port() + "/rsocket";
+        wss = "wss://localhost:" + echo("--address", "wss://127.0.0.1:0/rs", "--tls-cert", cert(server), "--tls-key",
+            key(server), "--tls-client-ca", cert(ca)).port() + "/rs";
         unix = "unix:" + dir.resolve("echo.sock");
         echo("--address", unix, "--auth-token-file", dir.resolve("token").toString());
         plaintext = "127.0.0.1:" + echo("--address", "127.0.0.1:0").port();
@@ -129,6 +132,11 @@ class SecureExitCodesTest {
             {"load", 0, "responses", new String[] {"--target", otherName, "--tls-ca", caFile, "--tls-server-name",
                 "other.example"}},
             {"load", 0, "responses", new String[] {"--target", ws}},
+            // WebSocket over TLS, with client certificates.
+            {"load", 1, "TLS handshake failed: certificate not trusted", new String[] {"--target", wss, "--tls-ca",
+                cert(otherCa), "--tls-cert", cert(client), "--tls-key", key(client)}},
+            {"load", 0, "responses", new String[] {"--target", wss, "--tls-ca", caFile, "--tls-cert", cert(client),
+                "--tls-key", key(client)}},
             {"load", 0, "responses", new String[] {"--target", plaintext}},
             // Tokens: the right one, a wrong one, none.
             {"load", 0, "responses", new String[] {"--target", unix, "--auth-token-file",
@@ -180,10 +188,11 @@ class SecureExitCodesTest {
             {"--tls-ca needs a tls:// or wss:// --target, got 'tcp://" + plaintext + "' (plaintext)",
                 "load", "--target", plaintext, "--tls-ca", cert(ca)},
             {"--tls-cert needs --tls-key", "download", "--target", tls, "--tls-cert", cert(client), "x"},
-            {"wss:// is not supported yet", "load", "--target", "wss://127.0.0.1:1/rsocket"},
-            {"wss:// is not supported yet", "file-server", "--address", "wss://127.0.0.1:0", "--dir", dir.toString(),
-                "--tls-cert", cert(server), "--tls-key", key(server)},
-            {"--servers-tls-ca needs a tls:// server in --servers", "proxy", "--address", "127.0.0.1:0",
+            {"--address wss://127.0.0.1:0/rsocket serves TLS: it needs --tls-cert FILE and --tls-key FILE",
+                "file-server", "--address", "wss://127.0.0.1:0", "--dir", dir.toString()},
+            {"--tls-server-name needs a tls:// or wss:// --target, got 'ws://127.0.0.1:1/rsocket' (plaintext)",
+                "load", "--target", "ws://127.0.0.1:1", "--tls-server-name", "localhost"},
+            {"--servers-tls-ca needs a tls:// or wss:// server in --servers", "proxy", "--address", "127.0.0.1:0",
                 "--servers", plaintext, "--servers-tls-ca", cert(ca)},
             {"--auth-token-file " + missing + ": no such file", "echo-server", "--address", "127.0.0.1:0",
                 "--auth-token-file", missing},

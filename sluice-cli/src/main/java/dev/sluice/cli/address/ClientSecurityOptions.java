@@ -25,7 +25,8 @@ import picocli.CommandLine.Option;
 public final class ClientSecurityOptions {
 
     @Option(names = "--tls-ca", paramLabel = "FILE",
-        description = "trust the CAs of this PEM file for a tls:// target (default: the JDK's trusted CAs)")
+        description = "trust the CAs of this PEM file for a tls:// or wss:// target (default: the JDK's trusted"
+            + " CAs)")
     Path tlsCa;
 
     @Option(names = "--tls-cert", paramLabel = "FILE",
@@ -54,9 +55,6 @@ public final class ClientSecurityOptions {
      * @throws IllegalArgumentException for a usage error: an inconsistent combination, a file that cannot be used
      */
     public ClientTransport transport(String option, Address target, Duration connectTimeout) {
-        if (target.scheme() == Scheme.WSS) {
-            throw Scheme.wssNotYet(option, target);
-        }
         if (!target.scheme().secure()) {
             String given = tlsCa != null ? "--tls-ca" : tlsCert != null ? "--tls-cert" : tlsKey != null ? "--tls-key"
                 : tlsServerName != null ? "--tls-server-name" : null;
@@ -76,8 +74,10 @@ public final class ClientSecurityOptions {
             case TCP -> TcpClientTransport.create(target.host(), target.port()).connectTimeout(connectTimeout);
             case TLS -> TcpClientTransport.create(target.host(), target.port()).connectTimeout(connectTimeout)
                 .secure(tls());
-            case WS, WSS -> WebsocketClientTransport.create(target.host(), target.port()).path(target.path())
+            case WS -> WebsocketClientTransport.create(target.host(), target.port()).path(target.path())
                 .connectTimeout(connectTimeout);
+            case WSS -> WebsocketClientTransport.create(target.host(), target.port()).path(target.path())
+                .connectTimeout(connectTimeout).secure(tls());
             case UNIX -> UnixClientTransport.create(target.socketFile()).connectTimeout(connectTimeout);
         };
     }

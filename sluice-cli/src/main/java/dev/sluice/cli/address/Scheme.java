@@ -41,12 +41,6 @@ public enum Scheme {
         return websocket;
     }
 
-    /** The usage error for a {@code wss://} address, which the transports do not serve yet. */
-    static IllegalArgumentException wssNotYet(String option, Address address) {
-        return new IllegalArgumentException(option + " " + address + ": wss:// is not supported yet (the WebSocket"
-            + " transport has no TLS in this build); use ws:// behind a TLS-terminating proxy, or tls://");
-    }
-
     /** The scheme written {@code name} (any case) before {@code ://}, or null; {@code unix} is written {@code unix:}. */
     static Scheme ofUrlPrefix(String name) {
         String lower = name.toLowerCase(Locale.ROOT);

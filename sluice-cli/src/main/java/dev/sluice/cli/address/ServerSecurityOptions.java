@@ -85,7 +85,7 @@ public final class ServerSecurityOptions {
                 if (backlog != null) {
                     t.backlog(backlog);
                 }
-                yield t;
+                yield tls == null ? t : t.secure(tls);
             }
             case UNIX -> {
                 UnixServerTransport t = UnixServerTransport.create(address.socketFile());
@@ -98,9 +98,6 @@ public final class ServerSecurityOptions {
     }
 
     private void check(String option, Address address) {
-        if (address.scheme() == Scheme.WSS) {
-            throw Scheme.wssNotYet(option, address);
-        }
         boolean secure = address.scheme().secure();
         if (secure && (tlsCert == null || tlsKey == null)) {
             throw new IllegalArgumentException(option + " " + address + " serves TLS: it needs --tls-cert FILE and"

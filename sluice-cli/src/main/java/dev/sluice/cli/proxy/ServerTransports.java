@@ -1,7 +1,6 @@
 package dev.sluice.cli.proxy;
 
 import dev.sluice.cli.address.Address;
-import dev.sluice.cli.address.Scheme;
 import dev.sluice.core.transport.ClientTransport;
 import dev.sluice.transport.netty.TcpClientTransport;
 import dev.sluice.transport.netty.TlsClient;
@@ -13,7 +12,7 @@ import java.util.function.Function;
 
 /**
  * How the proxy connects to its {@code --servers}: plaintext TCP for {@code host:port} and {@code dns:} entries, and
- * the transport each other fixed entry names. A {@code tls://} server is trusted by the CAs of
+ * the transport each other fixed entry names. A {@code tls://} or {@code wss://} server is trusted by the CAs of
  * {@code --servers-tls-ca}, or the JDK's without it; the proxy presents no client certificate and sends no token
  * (it terminates TLS and authentication for its clients, in front of servers that need neither). Stateless.
  */
@@ -25,20 +24,16 @@ final class ServerTransports {
     /**
      * The transport to each fixed server.
      *
-     * @throws IllegalArgumentException a usage error: a {@code wss://} server, or {@code --servers-tls-ca} without a
-     *                                  {@code tls://} server
+     * @throws IllegalArgumentException a usage error: {@code --servers-tls-ca} without a {@code tls://} or
+     *                                  {@code wss://} server, or a CA file that cannot be used
      */
     static Function<Address, ClientTransport> of(List<ServerAddress> servers, Path tlsCa) {
         boolean anyTls = false;
         for (ServerAddress s : servers) {
-            if (s.address().scheme() == Scheme.WSS) {
-                throw new IllegalArgumentException("--servers " + s + ": wss:// servers are not supported yet (the"
-                    + " WebSocket transport has no TLS in this build); use tls:// or ws://");
-            }
-            anyTls |= s.address().scheme() == Scheme.TLS;
+            anyTls |= s.address().scheme().secure();
         }
         if (tlsCa != null && !anyTls) {
-            throw new IllegalArgumentException("--servers-tls-ca needs a tls:// server in --servers");
+            throw new IllegalArgumentException("--servers-tls-ca needs a tls:// or wss:// server in --servers");
         }
         TlsClient tls = tlsCa == null ? TlsClient.trustingJdkDefaults() : TlsClient.trusting(tlsCa);
         if (anyTls) {
@@ -48,7 +43,8 @@ final class ServerTransports {
         return a -> switch (a.scheme()) {
             case TCP -> TcpClientTransport.create(a.host(), a.port());
             case TLS -> TcpClientTransport.create(a.host(), a.port()).secure(tls);
-            case WS, WSS -> WebsocketClientTransport.create(a.host(), a.port()).path(a.path());
+            case WS -> WebsocketClientTransport.create(a.host(), a.port()).path(a.path());
+            case WSS -> WebsocketClientTransport.create(a.host(), a.port()).path(a.path()).secure(tls);
             case UNIX -> UnixClientTransport.create(a.socketFile());
         };
     }

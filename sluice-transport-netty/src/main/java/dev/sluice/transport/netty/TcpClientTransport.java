@@ -7,16 +7,13 @@ import dev.sluice.transport.netty.internal.ConnectFailures;
 import dev.sluice.transport.netty.internal.EventLoops;
 import dev.sluice.transport.netty.internal.FrameDecoder;
 import dev.sluice.transport.netty.internal.NettyDuplexConnection;
-import dev.sluice.transport.netty.internal.TlsContexts;
 import dev.sluice.transport.netty.internal.TlsErrors;
-import dev.sluice.transport.netty.internal.TlsFailures;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -42,8 +39,7 @@ public final class TcpClientTransport implements ClientTransport {
     private final InetSocketAddress address;
     private int maxFrameLength = Limits.MAX_FRAME_LENGTH;
     private Duration connectTimeout = Duration.ofSeconds(10);
-    private TlsClient tls;
-    private SslContext tlsContext;
+    private ClientTls tls;
 
     private TcpClientTransport(InetSocketAddress address) {
         this.address = address;
@@ -73,15 +69,13 @@ public final class TcpClientTransport implements ClientTransport {
      * @throws IllegalArgumentException naming the file, when a file cannot be read or used
      */
     public TcpClientTransport secure(TlsClient tls) {
-        this.tlsContext = TlsContexts.client(tls.ca(), tls.certificateChain(), tls.privateKey(),
-            tls.verifyHostname(), tls.sslProvider());
-        this.tls = tls;
+        this.tls = new ClientTls(tls);
         return this;
     }
 
     /** The TLS configuration, or null for plaintext. */
     public TlsClient tls() {
-        return tls;
+        return tls == null ? null : tls.config();
     }
 
     /**
@@ -100,7 +94,8 @@ public final class TcpClientTransport implements ClientTransport {
     public Mono<DuplexConnection> connect() {
         return Mono.create(sink -> {
             FrameDecoder decoder = new FrameDecoder(maxFrameLength);
-            SslContext context = tlsContext;
+            ClientTls secure = tls;
+            long timeoutMillis = connectTimeout.toMillis();
             // Kept from the initializer: once the handshake has failed and the channel closed, the pipeline no longer
             // has it, and on a fast loopback that may happen before the connect listener below runs.
             AtomicReference<SslHandler> tlsHandler = new AtomicReference<>();
@@ -111,11 +106,12 @@ public final class TcpClientTransport implements ClientTransport {
                 .option(ChannelOption.AUTO_READ, false)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connectTimeout.toMillis())
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
-                .handler(context == null ? decoder : new ChannelInitializer<Channel>() {
+                .handler(secure == null ? decoder : new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        tlsHandler.set(tlsHandler(context, ch));
-                        ch.pipeline().addLast(tlsHandler.get(), new TlsErrors(side()), decoder);
+                        tlsHandler.set(secure.newHandler(ch, address.getHostString(), address.getPort(),
+                            timeoutMillis));
+                        ch.pipeline().addLast(tlsHandler.get(), new TlsErrors(secure.side()), decoder);
                     }
                 });
             InetSocketAddress target = address.isUnresolved()
@@ -134,40 +130,22 @@ public final class TcpClientTransport implements ClientTransport {
                 if (!done.isSuccess()) {
                     // One line a user can act on ("connection refused", "unknown host"); the cause keeps the rest.
                     fail(sink, decided, failure(done.cause() == null ? "cancelled"
-                        : ConnectFailures.reason(done.cause(), connectTimeout.toMillis()), done.cause()));
-                } else if (context == null) {
+                        : ConnectFailures.reason(done.cause(), timeoutMillis), done.cause()));
+                } else if (secure == null) {
                     handOver(f.channel(), decoder, sink, decided);
                 } else {
-                    awaitHandshake(f.channel(), tlsHandler.get(), decoder, sink, decided);
+                    // Emits the connection once its handshake succeeded; auto-read stays off until the engine starts.
+                    secure.awaitHandshake(f.channel(), tlsHandler.get(), timeoutMillis, (failed, cause) -> {
+                        if (failed == null) {
+                            handOver(f.channel(), decoder, sink, decided);
+                        } else {
+                            f.channel().close();
+                            fail(sink, decided, failure(failed, cause));
+                        }
+                    });
                 }
             });
         });
-    }
-
-    /** The TLS handler: the engine checks the name connected to (or the configured server name) and sends it as SNI. */
-    private SslHandler tlsHandler(SslContext context, Channel ch) {
-        String name = tls.serverName() != null ? tls.serverName() : address.getHostString();
-        SslHandler handler = context.newHandler(ch.alloc(), name, address.getPort());
-        handler.setHandshakeTimeoutMillis(connectTimeout.toMillis());
-        return handler;
-    }
-
-    /**
-     * Emits the connection once its handshake succeeded, reading meanwhile: auto-read stays off until the engine
-     * starts.
-     */
-    private void awaitHandshake(Channel ch, SslHandler handler, FrameDecoder decoder,
-        MonoSink<DuplexConnection> sink, AtomicBoolean decided) {
-        handler.handshakeFuture().addListener(hs -> {
-            if (hs.isSuccess()) {
-                handOver(ch, decoder, sink, decided);
-            } else {
-                ch.close();
-                fail(sink, decided, failure("TLS handshake failed: " + TlsFailures.reason(hs.cause(), side(),
-                    connectTimeout.toMillis()), hs.cause()));
-            }
-        });
-        ch.read();
     }
 
     private static void handOver(Channel ch, FrameDecoder decoder, MonoSink<DuplexConnection> sink,
@@ -181,10 +159,6 @@ public final class TcpClientTransport implements ClientTransport {
         if (decided.compareAndSet(false, true)) {
             sink.error(e);
         }
-    }
-
-    private TlsFailures.Side side() {
-        return tls.certificateChain() != null ? TlsFailures.Side.CLIENT_WITH_CERTIFICATE : TlsFailures.Side.CLIENT;
     }
 
     private ConnectException failure(String reason, Throwable cause) {

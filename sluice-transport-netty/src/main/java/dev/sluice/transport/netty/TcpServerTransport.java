@@ -4,16 +4,12 @@ import dev.sluice.core.Limits;
 import dev.sluice.core.transport.DuplexConnection;
 import dev.sluice.core.transport.ServerHandle;
 import dev.sluice.core.transport.ServerTransport;
-import dev.sluice.transport.netty.internal.AfterHandshake;
 import dev.sluice.transport.netty.internal.EventLoops;
 import dev.sluice.transport.netty.internal.FrameDecoder;
-import dev.sluice.transport.netty.internal.LingeringClose;
 import dev.sluice.transport.netty.internal.NettyDuplexConnection;
+import dev.sluice.transport.netty.internal.PlaintextRefusal;
 import dev.sluice.transport.netty.internal.ReloadingServerContext;
 import dev.sluice.transport.netty.internal.ServerChannelHandle;
-import dev.sluice.transport.netty.internal.TlsDetector;
-import dev.sluice.transport.netty.internal.TlsErrors;
-import dev.sluice.transport.netty.internal.TlsFailures;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -25,7 +21,6 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.util.NetUtil;
 import java.net.BindException;
 import java.net.InetSocketAddress;
-import java.util.concurrent.ScheduledFuture;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,8 +45,7 @@ public final class TcpServerTransport implements ServerTransport {
     private final InetSocketAddress address;
     private int backlog = NetUtil.SOMAXCONN;
     private int maxFrameLength = Limits.MAX_FRAME_LENGTH;
-    private TlsServer tls;
-    private ReloadingServerContext tlsContext;
+    private ServerTls tls;
     private Consumer<String> tlsRefusals;
 
     private TcpServerTransport(InetSocketAddress address) {
@@ -92,20 +86,18 @@ public final class TcpServerTransport implements ServerTransport {
      * @throws IllegalArgumentException naming the file, when a file cannot be read or used
      */
     public TcpServerTransport secure(TlsServer tls) {
-        this.tlsContext = new ReloadingServerContext(tls.certificateChain(), tls.privateKey(), tls.clientCa(),
-            tls.sslProvider());
-        this.tls = tls;
+        this.tls = new ServerTls(tls, log, PlaintextRefusal.REJECTED_SETUP);
         return this;
     }
 
     /** The TLS configuration, or null for plaintext. */
     public TlsServer tls() {
-        return tls;
+        return tls == null ? null : tls.config();
     }
 
     /** The reloading context, for tests that trigger a reload check; null for plaintext. */
     ReloadingServerContext tlsContext() {
-        return tlsContext;
+        return tls == null ? null : tls.context();
     }
 
     /** For tests: also tells {@code listener} why each TLS connection was refused. */
@@ -141,6 +133,8 @@ public final class TcpServerTransport implements ServerTransport {
                     + " it to {}; raise it with 'sysctl -w net.core.somaxconn={}'", backlog, NetUtil.SOMAXCONN,
                     NetUtil.SOMAXCONN, backlog);
             }
+            ServerTls secure = tls;
+            Consumer<String> refusals = tlsRefusals;
             ServerBootstrap b = new ServerBootstrap()
                 .group(EventLoops.boss(), EventLoops.workers())
                 .channel(EventLoops.serverChannel())
@@ -153,8 +147,10 @@ public final class TcpServerTransport implements ServerTransport {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         FrameDecoder decoder = new FrameDecoder(maxFrameLength);
-                        if (tlsContext != null) {
-                            initTls(ch, decoder, tlsContext, acceptor);
+                        if (secure != null) {
+                            // The engine hears of the connection only once its handshake has succeeded.
+                            secure.initChannel(ch, refusals,
+                                () -> acceptor.accept(new NettyDuplexConnection(ch, decoder)), decoder);
                             return;
                         }
                         ch.pipeline().addLast(decoder);
@@ -170,10 +166,8 @@ public final class TcpServerTransport implements ServerTransport {
             ChannelFuture f = b.bind(address);
             f.addListener(done -> {
                 if (done.isSuccess()) {
-                    ReloadingServerContext reloading = tlsContext;
-                    if (reloading != null && !tls.reloadInterval().isZero()) {
-                        ScheduledFuture<?> watch = reloading.watch(tls.reloadInterval());
-                        f.channel().closeFuture().addListener(closed -> watch.cancel(false));
+                    if (secure != null) {
+                        secure.watchWhileOpen(f.channel());
                     }
                     sink.success(new ServerChannelHandle(f.channel()));
                 } else {
@@ -185,25 +179,6 @@ public final class TcpServerTransport implements ServerTransport {
                 }
             });
         });
-    }
-
-    /**
-     * TLS in front of the frames: a detector that installs the handshake (or refuses plaintext), and the engine
-     * accepting the connection only once the handshake has succeeded.
-     */
-    private void initTls(SocketChannel ch, FrameDecoder decoder, ReloadingServerContext context,
-        Consumer<DuplexConnection> acceptor) {
-        long timeout = tls.handshakeTimeout().toMillis();
-        Consumer<String> listener = tlsRefusals;
-        Consumer<String> refused = why -> {
-            log.debug("TLS connection from {} refused: {}", ch.remoteAddress(), why);
-            if (listener != null) {
-                listener.accept(why);
-            }
-        };
-        ch.pipeline().addLast(new LingeringClose(), new TlsDetector(context::current, timeout, refused),
-            new TlsErrors(TlsFailures.Side.SERVER), decoder,
-            new AfterHandshake(() -> acceptor.accept(new NettyDuplexConnection(ch, decoder)), refused, timeout));
     }
 
     static String hostPort(InetSocketAddress a) {

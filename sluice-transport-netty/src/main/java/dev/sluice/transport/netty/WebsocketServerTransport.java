@@ -5,7 +5,10 @@ import dev.sluice.core.transport.DuplexConnection;
 import dev.sluice.core.transport.ServerHandle;
 import dev.sluice.core.transport.ServerTransport;
 import dev.sluice.transport.netty.internal.EventLoops;
+import dev.sluice.transport.netty.internal.PlaintextRefusal;
+import dev.sluice.transport.netty.internal.ReloadingServerContext;
 import dev.sluice.transport.netty.internal.ServerChannelHandle;
+import dev.sluice.transport.netty.internal.StaticPage;
 import dev.sluice.transport.netty.internal.WebsocketServerUpgrade;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.ChannelFuture;
@@ -20,7 +23,11 @@ import io.netty.util.NetUtil;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 /**
@@ -34,12 +41,22 @@ import reactor.core.publisher.Mono;
  * closed. After the upgrade, a message longer than the max frame length closes the connection with status 1009
  * (message too big), a text message with 1003 (unsupported data); continuation frames are gathered, pings
  * answered. The options are read when {@link #start} is called.
+ *
+ * <p><b>TLS ({@code wss://}).</b> {@link #secure} puts TLS under HTTP, with everything {@link TcpServerTransport}'s
+ * TLS has (certificate reload, mutual TLS, the same one-line reasons): the handshake comes first, and the upgrade
+ * request is read, within its own timeout, only once it has succeeded. A plaintext client is answered {@code 400 Bad
+ * Request} with the body {@code this server requires TLS: connect with wss://}. Refused connections are logged at
+ * DEBUG on this class's logger.
+ *
+ * <p><b>Pages.</b> {@link #page} serves fixed content on other paths, to a plain GET, beside the WebSocket endpoint:
+ * for a page whose script then connects back to it (a browser client on the same origin).
  */
 public final class WebsocketServerTransport implements ServerTransport {
 
     /** The path served unless {@link #path} says otherwise. */
     public static final String DEFAULT_PATH = "/rsocket";
 
+    private static final Logger log = LoggerFactory.getLogger(WebsocketServerTransport.class);
     private static final int MAX_REQUEST_BODY = 8 * 1024;
 
     private final InetSocketAddress address;
@@ -47,8 +64,9 @@ public final class WebsocketServerTransport implements ServerTransport {
     private int backlog = NetUtil.SOMAXCONN;
     private int maxFrameLength = Limits.MAX_FRAME_LENGTH;
     private Duration handshakeTimeout = Duration.ofSeconds(10);
-    /** Put first in each accepted channel's pipeline, before HTTP: where TLS (an SslHandler) goes. */
-    private Consumer<ChannelPipeline> pipelineHead = p -> { };
+    private final Map<String, StaticPage> pages = new LinkedHashMap<>();
+    private ServerTls tls;
+    private Consumer<String> tlsRefusals;
 
     private WebsocketServerTransport(InetSocketAddress address) {
         this.address = address;
@@ -103,17 +121,55 @@ public final class WebsocketServerTransport implements ServerTransport {
         return this;
     }
 
+    /**
+     * Serves {@code wss://} with TLS as {@code tls} says, reading its files now.
+     *
+     * @throws IllegalArgumentException naming the file, when a file cannot be read or used
+     */
+    public WebsocketServerTransport secure(TlsServer tls) {
+        this.tls = new ServerTls(tls, log, PlaintextRefusal.HTTP_400);
+        return this;
+    }
+
+    /** The TLS configuration, or null for plaintext ({@code ws://}). */
+    public TlsServer tls() {
+        return tls == null ? null : tls.config();
+    }
+
+    /**
+     * Answers a GET (or HEAD) of {@code path} that is not a WebSocket upgrade with {@code 200 OK}, {@code body} and
+     * the {@code Content-Type} {@code contentType}, then closes the connection; other methods on it get 405. Upgrades
+     * are unaffected, on any path. A later call for the same path replaces the page. The array is not copied: do not
+     * change it afterwards.
+     *
+     * @param path        such as {@code /}; the query of a request is ignored
+     * @param contentType such as {@code text/html; charset=utf-8}
+     */
+    public WebsocketServerTransport page(String path, String contentType, byte[] body) {
+        if (contentType == null || contentType.isBlank() || contentType.chars().anyMatch(c -> c < ' ' || c >= 0x7F)) {
+            throw new IllegalArgumentException("contentType must be printable ASCII, got "
+                + (contentType == null ? null : "'" + contentType + "'"));
+        }
+        if (body == null) {
+            throw new IllegalArgumentException("body must not be null (an empty page is an empty array)");
+        }
+        pages.put(checkPath(path), new StaticPage(contentType, body));
+        return this;
+    }
+
     /** The path served. */
     public String path() {
         return path;
     }
 
-    /**
-     * Adds what {@code head} puts in each accepted channel's pipeline before the HTTP codec, in front of
-     * everything else: the seam for TLS ({@code p -> p.addLast(sslContext.newHandler(p.channel().alloc()))}).
-     */
-    WebsocketServerTransport pipelineHead(Consumer<ChannelPipeline> head) {
-        this.pipelineHead = head;
+    /** The reloading context, for tests that trigger a reload check; null for plaintext. */
+    ReloadingServerContext tlsContext() {
+        return tls == null ? null : tls.context();
+    }
+
+    /** For tests: also tells {@code listener} why each TLS connection was refused. */
+    WebsocketServerTransport tlsRefusals(Consumer<String> listener) {
+        this.tlsRefusals = listener;
         return this;
     }
 
@@ -122,7 +178,9 @@ public final class WebsocketServerTransport implements ServerTransport {
         String servedPath = path;
         int maxFrame = maxFrameLength;
         long timeoutNanos = handshakeTimeout.toNanos();
-        Consumer<ChannelPipeline> head = pipelineHead;
+        Map<String, StaticPage> served = Map.copyOf(pages);
+        ServerTls secure = tls;
+        Consumer<String> refusals = tlsRefusals;
         return Mono.create(sink -> {
             ServerBootstrap b = new ServerBootstrap()
                 .group(EventLoops.boss(), EventLoops.workers())
@@ -135,16 +193,27 @@ public final class WebsocketServerTransport implements ServerTransport {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ChannelPipeline p = ch.pipeline();
-                        head.accept(p);
-                        p.addLast(new HttpServerCodec());
-                        p.addLast(new HttpObjectAggregator(MAX_REQUEST_BODY));
-                        p.addLast(new WebsocketServerUpgrade(servedPath, maxFrame, timeoutNanos, acceptor));
+                        // HTTP comes after the TLS handshake: the upgrade's timeout starts once it has succeeded.
+                        Runnable http = () -> {
+                            ChannelPipeline p = ch.pipeline();
+                            p.addLast(new HttpServerCodec());
+                            p.addLast(new HttpObjectAggregator(MAX_REQUEST_BODY));
+                            p.addLast(new WebsocketServerUpgrade(servedPath, maxFrame, timeoutNanos, served,
+                                acceptor));
+                        };
+                        if (secure != null) {
+                            secure.initChannel(ch, refusals, http);
+                        } else {
+                            http.run();
+                        }
                     }
                 });
             ChannelFuture f = b.bind(address);
             f.addListener(done -> {
                 if (done.isSuccess()) {
+                    if (secure != null) {
+                        secure.watchWhileOpen(f.channel());
+                    }
                     sink.success(new ServerChannelHandle(f.channel()));
                 } else {
                     Throwable cause = done.cause();

@@ -18,7 +18,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A TLS server's context, replaced when its certificate, key or client CA files change on disk, so that a renewed
@@ -40,12 +39,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class ReloadingServerContext {
 
-    private static final Logger log = LoggerFactory.getLogger("dev.sluice.transport.netty.TcpServerTransport");
-
     private final Path chain;
     private final Path key;
     private final Path clientCa;
     private final SslProvider provider;
+    /** The server transport's logger: reloads are reported as that server's events. */
+    private final Logger log;
     private volatile SslContext current;
     /** Guarded by this: the files' stamps when last loaded, and when last found broken (null if not since). */
     private List<Object> loadedStamp;
@@ -54,13 +53,15 @@ public final class ReloadingServerContext {
     /**
      * Loads the files once.
      *
+     * @param log where reloads and unusable files are reported: the logger of the server transport
      * @throws IllegalArgumentException if they cannot be loaded (see {@link TlsContexts#server})
      */
-    public ReloadingServerContext(Path chain, Path key, Path clientCa, SslProvider provider) {
+    public ReloadingServerContext(Path chain, Path key, Path clientCa, SslProvider provider, Logger log) {
         this.chain = chain;
         this.key = key;
         this.clientCa = clientCa;
         this.provider = provider;
+        this.log = log;
         List<Object> stamp = stamp();
         TlsContexts.ServerContext loaded = TlsContexts.server(chain, key, clientCa, provider);
         warnIfExpired(loaded.leaf());
@@ -146,7 +147,7 @@ public final class ReloadingServerContext {
         return s;
     }
 
-    private static void warnIfExpired(X509Certificate leaf) {
+    private void warnIfExpired(X509Certificate leaf) {
         Instant notAfter = leaf.getNotAfter().toInstant();
         if (notAfter.isBefore(Instant.now())) {
             log.warn("the TLS certificate {} expired at {}: clients will refuse it",

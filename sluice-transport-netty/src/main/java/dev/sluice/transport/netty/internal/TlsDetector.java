@@ -1,7 +1,5 @@
 package dev.sluice.transport.netty.internal;
 
-import dev.sluice.frame.ErrorCodes;
-import dev.sluice.frame.ErrorFrame;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -17,17 +15,14 @@ import java.util.function.Supplier;
 /**
  * The first handler of a connection to a TLS server: reads the first record header and, if it is TLS, puts an
  * {@link SslHandler} from the server's current context in its place (the bytes read so far go on to it); otherwise
- * answers in the clear with ERROR[REJECTED_SETUP] {@value #PLAINTEXT_REFUSED} on stream 0 and closes. A plaintext
- * RSocket client so learns why at once (its SETUP is refused with that message) instead of seeing its connection
- * drop.
+ * answers in the clear with the transport's {@link PlaintextRefusal} (ERROR[REJECTED_SETUP] {@code this server
+ * requires TLS} for TCP, an HTTP 400 for WebSocket) and closes. A plaintext client so learns why at once instead of
+ * seeing its connection drop.
  *
  * <p>Reads with auto-read off, and closes a connection that has not sent a record header within the handshake
  * timeout; from then on the {@link SslHandler}'s own handshake timeout applies.
  */
 public final class TlsDetector extends ByteToMessageDecoder {
-
-    /** What a plaintext client is told. */
-    public static final String PLAINTEXT_REFUSED = "this server requires TLS";
 
     /** The bytes {@link SslHandler#isEncrypted} needs: a TLS record header. */
     private static final int RECORD_HEADER = 5;
@@ -35,6 +30,7 @@ public final class TlsDetector extends ByteToMessageDecoder {
     private final Supplier<SslContext> context;
     private final long handshakeTimeoutMillis;
     private final Consumer<String> onRefused;
+    private final PlaintextRefusal plaintext;
     private ScheduledFuture<?> deadline;
     private boolean refused;
 
@@ -42,12 +38,14 @@ public final class TlsDetector extends ByteToMessageDecoder {
      * @param context                the context a TLS connection handshakes with, asked once per connection
      * @param handshakeTimeoutMillis how long the peer has for the record header, and then for the handshake
      * @param onRefused              told why a connection was refused (for a log line); called on the event loop
+     * @param plaintext              what a plaintext client is answered
      */
-    public TlsDetector(Supplier<SslContext> context, long handshakeTimeoutMillis,
-        Consumer<String> onRefused) {
+    public TlsDetector(Supplier<SslContext> context, long handshakeTimeoutMillis, Consumer<String> onRefused,
+        PlaintextRefusal plaintext) {
         this.context = context;
         this.handshakeTimeoutMillis = handshakeTimeoutMillis;
         this.onRefused = onRefused;
+        this.plaintext = plaintext;
     }
 
     @Override
@@ -79,12 +77,8 @@ public final class TlsDetector extends ByteToMessageDecoder {
         }
         refused = true;
         in.skipBytes(in.readableBytes());
-        onRefused.accept("not a TLS client (plaintext?): answered REJECTED_SETUP '" + PLAINTEXT_REFUSED + "'");
-        ByteBuf error = ctx.alloc().buffer();
-        error.writeMedium(0);
-        ErrorFrame.encode(error, 0, ErrorCodes.REJECTED_SETUP, PLAINTEXT_REFUSED);
-        error.setMedium(0, error.readableBytes() - 3);
-        ctx.writeAndFlush(error).addListener(ChannelFutureListener.CLOSE);
+        onRefused.accept("not a TLS client (plaintext?): answered " + plaintext.describe());
+        ctx.writeAndFlush(plaintext.encode(ctx.alloc())).addListener(ChannelFutureListener.CLOSE);
     }
 
     @Override

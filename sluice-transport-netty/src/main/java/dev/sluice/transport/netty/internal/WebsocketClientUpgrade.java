@@ -8,10 +8,13 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.websocketx.WebSocketClientHandshaker;
 import io.netty.handler.codec.http.websocketx.WebSocketFrameDecoder;
 import io.netty.handler.codec.http.websocketx.WebSocketHandshakeException;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
 
 /**
  * The client's side of the WebSocket upgrade (RFC 6455 §4.1), behind Netty's HTTP/1.1 client codec and a small
@@ -19,7 +22,10 @@ import java.util.concurrent.TimeUnit;
  * {@link WebsocketDuplexConnection}; any other answer, a close, or no answer within the timeout fails the connect
  * with a reason a user can act on ({@code upgrade refused: 404 Not Found: no WebSocket endpoint at /x; ...}).
  *
- * <p>Event-loop confined; one instance per channel.
+ * <p>The request goes out when the channel becomes active, or, behind an {@link SslHandler}, once the TLS handshake
+ * has succeeded; the timeout runs from then. A failed handshake is not this handler's to report: whoever awaits the
+ * handshake does, and until the request is sent, failures and the close pass by here unreported. Event-loop
+ * confined; one instance per channel.
  */
 public final class WebsocketClientUpgrade extends ChannelInboundHandlerAdapter {
 
@@ -39,6 +45,7 @@ public final class WebsocketClientUpgrade extends ChannelInboundHandlerAdapter {
     private final long timeoutNanos;
     private final Outcome outcome;
     private ScheduledFuture<?> timeout;
+    private boolean started;
     private boolean done;
 
     public WebsocketClientUpgrade(WebSocketClientHandshaker handshaker, int maxFrameLength, long timeoutNanos,
@@ -51,6 +58,25 @@ public final class WebsocketClientUpgrade extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        if (ctx.pipeline().get(SslHandler.class) == null) {
+            start(ctx);
+        }
+        super.channelActive(ctx);
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof SslHandshakeCompletionEvent handshake && handshake.isSuccess()) {
+            start(ctx);
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    private void start(ChannelHandlerContext ctx) {
+        if (started) {
+            return;
+        }
+        started = true;
         timeout = ctx.executor().schedule(() -> fail(ctx, "no answer to the WebSocket upgrade within "
             + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms", null), timeoutNanos, TimeUnit.NANOSECONDS);
         handshaker.handshake(ctx.channel()).addListener(f -> {
@@ -59,7 +85,6 @@ public final class WebsocketClientUpgrade extends ChannelInboundHandlerAdapter {
             }
         });
         ctx.read();
-        super.channelActive(ctx);
     }
 
     @Override
@@ -107,13 +132,21 @@ public final class WebsocketClientUpgrade extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        fail(ctx, "connection closed by the server during the WebSocket upgrade", null);
+        if (started) {
+            fail(ctx, "connection closed by the server during the WebSocket upgrade", null);
+        }
         super.channelInactive(ctx);
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        fail(ctx, "WebSocket upgrade failed: " + cause, cause);
+        if (!started) {
+            // The TLS handshake failed: the channel is closing, and the handshake's listener reports why.
+            return;
+        }
+        // TLS failures arrive already in words (TlsErrors): a TLS 1.3 server refuses a client certificate only
+        // after the client finished its handshake, so that refusal reaches this handler, not the handshake's.
+        fail(ctx, cause instanceof SSLException ? cause.getMessage() : "WebSocket upgrade failed: " + cause, cause);
     }
 
     private void fail(ChannelHandlerContext ctx, String reason, Throwable cause) {

@@ -3,6 +3,7 @@ package dev.sluice.transport.netty.internal;
 import dev.sluice.core.transport.DuplexConnection;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -22,6 +23,7 @@ import io.netty.handler.codec.http.websocketx.WebSocketHandshakeException;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshaker13;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -47,8 +49,13 @@ import org.slf4j.LoggerFactory;
  * </table>
  * Each error response has a one-line {@code text/plain} body saying why, and {@code Connection: close}.
  *
- * <p>The channel reads only while the request is incomplete (auto-read is off); after the upgrade it reads again
- * once the engine starts the connection. Event-loop confined; one instance per channel.
+ * <p>A GET or HEAD of a path that has a {@link StaticPage}, without {@code Upgrade: websocket}, is answered
+ * {@code 200 OK} with that page (405 for another method), and the connection closed.
+ *
+ * <p>Reading starts when the channel becomes active, or at once when the handler is added to an active channel (behind
+ * TLS, after the handshake); the timeout runs from then. The channel reads only while the request is incomplete
+ * (auto-read is off); after the upgrade it reads again once the engine starts the connection. Event-loop confined;
+ * one instance per channel.
  */
 public final class WebsocketServerUpgrade extends ChannelInboundHandlerAdapter {
 
@@ -58,29 +65,48 @@ public final class WebsocketServerUpgrade extends ChannelInboundHandlerAdapter {
     private final String path;
     private final int maxFrameLength;
     private final long timeoutNanos;
+    private final Map<String, StaticPage> pages;
     private final Consumer<DuplexConnection> acceptor;
     private ScheduledFuture<?> timeout;
+    private boolean started;
     private boolean answered;
 
     /**
      * @param path           the one path upgraded, such as {@code /rsocket}
      * @param maxFrameLength the largest message accepted after the upgrade, in bytes
      * @param timeoutNanos   how long the whole request may take to arrive
+     * @param pages          what a plain GET of other paths is answered with, by path
      * @param acceptor       receives the upgraded connection, on the channel's event loop
      */
-    public WebsocketServerUpgrade(String path, int maxFrameLength, long timeoutNanos,
+    public WebsocketServerUpgrade(String path, int maxFrameLength, long timeoutNanos, Map<String, StaticPage> pages,
                                   Consumer<DuplexConnection> acceptor) {
         this.path = path;
         this.maxFrameLength = maxFrameLength;
         this.timeoutNanos = timeoutNanos;
+        this.pages = pages;
         this.acceptor = acceptor;
     }
 
     @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        if (ctx.channel().isActive()) {
+            start(ctx);
+        }
+    }
+
+    @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        start(ctx);
+        super.channelActive(ctx);
+    }
+
+    private void start(ChannelHandlerContext ctx) {
+        if (started) {
+            return;
+        }
+        started = true;
         timeout = ctx.executor().schedule(() -> timedOut(ctx), timeoutNanos, TimeUnit.NANOSECONDS);
         ctx.read();
-        super.channelActive(ctx);
     }
 
     @Override
@@ -117,9 +143,12 @@ public final class WebsocketServerUpgrade extends ChannelInboundHandlerAdapter {
     private void answer(ChannelHandlerContext ctx, FullHttpRequest request) {
         HttpHeaders headers = request.headers();
         String requestPath = pathOf(request.uri());
+        StaticPage page = pages.get(requestPath);
         if (request.decoderResult().isFailure()) {
             refuse(ctx, HttpResponseStatus.BAD_REQUEST, "malformed HTTP request: "
                 + request.decoderResult().cause().getMessage());
+        } else if (page != null && !headers.containsValue(HttpHeaderNames.UPGRADE, HttpHeaderValues.WEBSOCKET, true)) {
+            servePage(ctx, request, page);
         } else if (!HttpMethod.GET.equals(request.method())) {
             refuse(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, "a WebSocket upgrade is a GET, not "
                 + request.method());
@@ -163,6 +192,27 @@ public final class WebsocketServerUpgrade extends ChannelInboundHandlerAdapter {
             ctx.pipeline().replace(this, "sluice-websocket", reader);
             acceptor.accept(new WebsocketDuplexConnection(ctx.channel(), reader, false));
         });
+    }
+
+    /** Answers a plain request of a page's path with the page, then closes. */
+    private void servePage(ChannelHandlerContext ctx, FullHttpRequest request, StaticPage page) {
+        boolean head = HttpMethod.HEAD.equals(request.method());
+        if (!head && !HttpMethod.GET.equals(request.method())) {
+            refuse(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, "only GET and HEAD are served at "
+                + pathOf(request.uri()) + ", not " + request.method());
+            return;
+        }
+        cancelTimeout();
+        log.debug("serving {} {} to {}", request.method(), request.uri(), ctx.channel().remoteAddress());
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+            head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(page.body()));
+        response.headers()
+            .set(HttpHeaderNames.CONTENT_TYPE, page.contentType())
+            .setInt(HttpHeaderNames.CONTENT_LENGTH, page.body().length)
+            .set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE)
+            .set("X-Content-Type-Options", "nosniff")
+            .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
     }
 
     private void timedOut(ChannelHandlerContext ctx) {

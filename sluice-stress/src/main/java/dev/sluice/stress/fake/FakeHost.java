@@ -171,6 +171,16 @@ public final class FakeHost implements StreamHost, OutboundGate {
         return streams.remove(streamId, stream);
     }
 
+    @Override
+    public void awaitFirstPayload(Stream stream) {
+        checkLoop();
+    }
+
+    @Override
+    public void stopAwaiting(Stream stream) {
+        checkLoop();
+    }
+
     /** Where streams encode REQUEST_* and PAYLOAD frames: each one is logged by its type, the bytes dropped. */
     private final ByteBuf scratch = Unpooled.wrappedBuffer(new byte[1024]);
     private final FrameSink sink = new FrameSink() {

@@ -18,7 +18,10 @@ import io.netty.util.collection.IntObjectMap;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The streams of one connection and what they reach of it: the int-keyed registry of active streams and of
@@ -38,6 +41,8 @@ final class StreamRegistry implements StreamHost, OutboundGate {
     private final IntObjectHashMap<Reassembly> reassemblies = new IntObjectHashMap<>(4);
     /** Start tasks of requests made during the current read burst, run when it ends (see startSoon). */
     private final ArrayDeque<Runnable> deferred = new ArrayDeque<>();
+    /** Requests waiting for their caller's first payload (a channel), not yet registered; see awaitFirstPayload. */
+    private final Set<Stream> awaitingFirstPayload = Collections.newSetFromMap(new IdentityHashMap<>(0));
     /** Outbound demand waiting for the transport to become writable. */
     private final ArrayDeque<Runnable> writableWaiters = new ArrayDeque<>(0);
     private int nextStreamId;
@@ -138,6 +143,16 @@ final class StreamRegistry implements StreamHost, OutboundGate {
         return true;
     }
 
+    @Override
+    public void awaitFirstPayload(Stream stream) {
+        awaitingFirstPayload.add(stream);
+    }
+
+    @Override
+    public void stopAwaiting(Stream stream) {
+        awaitingFirstPayload.remove(stream);
+    }
+
     /** The connection closed: every stream and reassembly ends with {@code cause}; nothing is written anymore. */
     void closeAll(Throwable cause) {
         // Requests deferred to the end of a read burst that will not end now: they find the connection closed.
@@ -152,6 +167,17 @@ final class StreamRegistry implements StreamHost, OutboundGate {
                     st.onConnectionClosed(cause);
                 } catch (Throwable t) {
                     RSocketConnection.log.warn("stream failed while closing", t);
+                }
+            }
+        }
+        if (!awaitingFirstPayload.isEmpty()) {
+            List<Stream> waiting = new ArrayList<>(awaitingFirstPayload);
+            awaitingFirstPayload.clear();
+            for (Stream st : waiting) {
+                try {
+                    st.onConnectionClosed(cause);
+                } catch (Throwable t) {
+                    RSocketConnection.log.warn("request failed while closing", t);
                 }
             }
         }

@@ -88,6 +88,14 @@ public final class RequesterRequestChannel extends Flux<Payload> implements Subs
         }
         if (outbound == null) {
             if (canSignal(s)) {
+                Throwable closed = host.refuseWhenClosed();
+                if (closed != null) {
+                    fail(closed);
+                    return;
+                }
+                // Until its first payload is sent, the channel is in no registry: this is how it hears of a close
+                // (a refused SETUP, a lost connection) while its caller's publisher has nothing yet.
+                host.awaitFirstPayload(this);
                 outbound = new Outbound();
                 source.subscribe(outbound);
             }
@@ -110,6 +118,7 @@ public final class RequesterRequestChannel extends Flux<Payload> implements Subs
             return;
         }
         cancelHandled = true;
+        host.stopAwaiting(this);
         if (outbound != null) {
             outbound.stop();
         }
@@ -121,6 +130,7 @@ public final class RequesterRequestChannel extends Flux<Payload> implements Subs
     // --- outbound signals, on the event loop -----------------------------------------------------------------
 
     private void sendFirst(Payload p) {
+        host.stopAwaiting(this);
         if (!canSignal(StreamState.markFirstFrameSent(STATE, this))) {
             p.release();
             return;
@@ -160,6 +170,7 @@ public final class RequesterRequestChannel extends Flux<Payload> implements Subs
     private void outboundCompleted() {
         if (!isFirstFrameSent(state)) {
             // Nothing was ever sent: the channel ends here, quietly.
+            host.stopAwaiting(this);
             if (canSignal(StreamState.markTerminated(STATE, this))) {
                 actual.onComplete();
             }
@@ -183,6 +194,7 @@ public final class RequesterRequestChannel extends Flux<Payload> implements Subs
     }
 
     private void fail(Throwable t) {
+        host.stopAwaiting(this);
         if (canSignal(StreamState.markTerminated(STATE, this))) {
             actual.onError(t);
         }

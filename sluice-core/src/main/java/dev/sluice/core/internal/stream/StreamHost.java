@@ -54,6 +54,15 @@ public interface StreamHost {
     boolean remove(int streamId, Stream stream);
 
     /**
+     * Tells {@code stream}, a request waiting for its caller's first payload before it can be sent (and registered),
+     * of the connection's close, as registered streams are told; until {@link #stopAwaiting}.
+     */
+    void awaitFirstPayload(Stream stream);
+
+    /** {@code stream} sent its first frame, or ended: the close of the connection no longer concerns it here. */
+    void stopAwaiting(Stream stream);
+
+    /**
      * Where REQUEST_* and PAYLOAD frames go: streams write them with {@code Fragmenter.write(frames(), mtu(), ...)},
      * directly rather than through a method here, because the request path is deep enough that each call level
      * counts against the JIT's inlining depth.

@@ -34,10 +34,10 @@ bytes="$(stat -c %s "$work/upload.bin")"
 java -Xmx128m -jar "$jar" file-server --address 127.0.0.1:0 --dir "$work/served" >"$work/server.log" 2>&1 &
 server_pid=$!
 
-# The server logs "file-server listening on /127.0.0.1:PORT, ..." once bound (port 0 = a free one).
+# The server logs "file-server listening on tcp://127.0.0.1:PORT (plaintext), ..." once bound (port 0 = a free one).
 port=""
 for _ in $(seq 1 300); do
-    port="$(sed -n 's/.*file-server listening on [^,]*:\([0-9][0-9]*\),.*/\1/p' "$work/server.log" | head -n 1)"
+    port="$(sed -n 's/.*file-server listening on tcp:\/\/[^ ]*:\([0-9][0-9]*\) .*/\1/p' "$work/server.log" | head -n 1)"
     [ -n "$port" ] && break
     if ! kill -0 "$server_pid" 2>/dev/null; then
         cat "$work/server.log" >&2

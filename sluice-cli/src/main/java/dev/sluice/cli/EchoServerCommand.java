@@ -1,12 +1,16 @@
 package dev.sluice.cli;
 
+import dev.sluice.cli.address.Address;
+import dev.sluice.cli.address.ServerSecurityOptions;
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.RSocketServer;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.rpc.RpcRouter;
 import dev.sluice.rpc.echo.v1.EchoRpc;
 import dev.sluice.rpc.echo.v1.RealEchoService;
+import dev.sluice.core.transport.ServerTransport;
 import dev.sluice.transport.netty.TcpServerTransport;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -22,7 +26,7 @@ import reactor.core.publisher.Flux;
 
 /** {@code sluice echo-server}: a test service for people and other RSocket implementations to talk to. */
 @Command(name = "echo-server", mixinStandardHelpOptions = true,
-    description = "Serves the echo test service over RSocket/TCP until interrupted: request-response echoes"
+    description = "Serves the echo test service over RSocket until interrupted: request-response echoes"
         + " data and metadata; request-stream repeats the request payload until cancelled (or --stream-count"
         + " times); request-channel echoes every inbound payload; fire-and-forget and metadata-push are counted"
         + " and logged. Requests routed by composite metadata go to the RPC service sluice.echo.v1.Echo"
@@ -31,9 +35,10 @@ final class EchoServerCommand implements Callable<Integer> {
 
     private static final Logger log = LoggerFactory.getLogger("sluice.echo-server");
 
-    @Option(names = "--address", defaultValue = "127.0.0.1:7878", converter = HostPort.Converter.class,
-        description = "host:port to listen on (default: ${DEFAULT-VALUE}; port 0 picks a free one)")
-    HostPort address;
+    @Option(names = "--address", defaultValue = "127.0.0.1:7878", converter = Address.Converter.class,
+        description = "where to listen: host:port, tls://host:port, ws://host:port[/path], unix:PATH (default:"
+            + " ${DEFAULT-VALUE}; port 0 picks a free one)")
+    Address address;
 
     @Option(names = "--mtu", defaultValue = "0",
         description = "fragment frames larger than this many bytes (0 = no fragmentation, else >= 64)")
@@ -52,6 +57,9 @@ final class EchoServerCommand implements Callable<Integer> {
     @Option(names = "--lease-ttl", defaultValue = "1s", converter = DurationConverter.class,
         description = "how long each lease lasts, and how often a new one is sent (default: ${DEFAULT-VALUE})")
     Duration leaseTtl;
+
+    @Mixin
+    ServerSecurityOptions security = new ServerSecurityOptions();
 
     @Mixin
     DrainOptions shutdown = new DrainOptions();
@@ -81,19 +89,21 @@ final class EchoServerCommand implements Callable<Integer> {
         // raw echo service, as before.
         RpcRouter rpc = RpcRouter.of(EchoRpc.bind(new RealEchoService())).orElse(service);
         RSocketServer server = RSocketServer.create(SocketAcceptor.with(rpc));
-        TcpServerTransport transport = TcpServerTransport.create(address.toAddress());
         try {
             server.fragment(mtu);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), OptionMessage.of("--mtu", e.getMessage()));
         }
-        if (backlog != null) {
-            try {
-                transport.backlog(backlog);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), OptionMessage.of("--backlog", e.getMessage()));
-            }
+        if (backlog != null && backlog <= 0) {
+            throw new ParameterException(spec.commandLine(), "--backlog must be > 0, got " + backlog);
         }
+        ServerTransport transport;
+        try {
+            transport = security.transport("--address", address, backlog);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        security.apply(server);
         try {
             if (leaseAllowed != null) {
                 if (leaseAllowed < 0) {
@@ -118,9 +128,16 @@ final class EchoServerCommand implements Callable<Integer> {
             throw e;
         }
         metrics.closeWhen(running.onClose());
-        log.info("echo-server listening on {} ({}, backlog {}, mtu {}, leases {}, drain timeout {} ms, metrics {};"
-            + " RPC service sluice.echo.v1.Echo)", running.address(),
-            transport.epoll() ? "epoll" : "nio", transport.backlog(), mtu == 0 ? "off" : mtu,
+        String warning = security.warning(address);
+        if (warning != null) {
+            log.warn(warning);
+        }
+        Address bound = running.address() instanceof InetSocketAddress a ? address.withPort(a.getPort()) : address;
+        log.info("echo-server listening on {} {}: {}, backlog {}, mtu {}, leases {}, drain timeout {} ms, metrics {};"
+            + " RPC service sluice.echo.v1.Echo", bound, security.describe(bound),
+            // Epoll or NIO is one choice for the whole process, whichever transport asks.
+            TcpServerTransport.create("127.0.0.1", 0).epoll() ? "epoll" : "nio",
+            backlog != null ? backlog : TcpServerTransport.kernelSomaxconn(), mtu == 0 ? "off" : mtu,
             leaseLog == null ? "off" : leaseAllowed + " requests / " + leaseTtl.toMillis() + " ms",
             shutdown.timeout().toMillis(), metrics.describe());
         return running;

@@ -30,7 +30,7 @@ class CommandLineErrorsTest {
         assertThat(run("server", "--lease-allowed", "5", "--lease-ttl", "0s", "--address", "127.0.0.1:0"))
             .startsWith("2|").contains("--lease-ttl must be between 1ms and 2^31-1 ms, got 0ms");
         assertThat(run("server", "--address", "localhost")).startsWith("2|")
-            .contains("expected host:port, got 'localhost'");
+            .contains("or unix:/path/to.sock, got 'localhost'");
     }
 
     @Test
@@ -50,7 +50,7 @@ class CommandLineErrorsTest {
     void proxyArgumentErrors() {
         assertThat(run("proxy")).startsWith("2|").contains("Missing required option: '--servers");
         assertThat(run("proxy", "--servers", "127.0.0.1:1,nope")).startsWith("2|")
-            .contains("expected host:port, got 'nope'");
+            .contains("or unix:/path/to.sock, got 'nope'");
     }
 
     @Test

@@ -92,7 +92,7 @@ class EchoServerCommandTest {
     @Test
     void wrongArgumentsExitWithTwoAndAClearMessage() {
         assertThat(run("echo-server", "--address", "nonsense")).startsWith("2|")
-            .contains("expected host:port, got 'nonsense'");
+            .contains("or unix:/path/to.sock, got 'nonsense'");
         assertThat(run("echo-server", "--address", "127.0.0.1:70000")).startsWith("2|")
             .contains("port must be between 0 and 65535, got 70000");
         assertThat(run("echo-server", "--mtu", "10", "--address", "127.0.0.1:0")).startsWith("2|")

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.sluice.cli.address.Address;
 import dev.sluice.cli.files.FileServerCommand;
 import dev.sluice.cli.proxy.ProxyCommand;
 import dev.sluice.core.CloseableServer;
@@ -51,8 +52,8 @@ class ExitCodesTest {
         new CommandLine(f).parseArgs("--address", "127.0.0.1:0", "--dir", dir.resolve("served").toString());
         files = f.start();
         // A proxy whose only server is down: it accepts clients, and fails every request they send.
-        orphanProxy = ProxyCommand.of(new HostPort("127.0.0.1", 0),
-            List.of(new HostPort("127.0.0.1", RedisServerProcess.freePort()))).start();
+        orphanProxy = ProxyCommand.of(Address.tcp("127.0.0.1", 0),
+            List.of(Address.tcp("127.0.0.1", RedisServerProcess.freePort()))).start();
         busy = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
         Files.writeString(dir.resolve("not-a-dir"), "a file where a directory is expected");
     }

@@ -1,7 +1,7 @@
 package dev.sluice.cli.demo;
 
 import dev.sluice.cli.DurationConverter;
-import dev.sluice.cli.HostPort;
+import dev.sluice.cli.address.Address;
 import dev.sluice.cli.load.LoadGenerator;
 import dev.sluice.cli.load.LoadSummary;
 import dev.sluice.cli.load.Ramp;
@@ -146,13 +146,13 @@ public final class DemoCommand implements Callable<Integer> {
         CloseableServer proxy = null;
         Connection client = null;
         try {
-            List<HostPort> addresses = new ArrayList<>();
+            List<Address> addresses = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 CloseableServer s = ServerCommand.of("127.0.0.1", 0, lease, Duration.ofSeconds(1)).start();
                 servers.add(s);
-                addresses.add(new HostPort("127.0.0.1", s.port()));
+                addresses.add(Address.tcp("127.0.0.1", s.port()));
             }
-            ProxyCommand p = ProxyCommand.of(new HostPort("127.0.0.1", 0), addresses);
+            ProxyCommand p = ProxyCommand.of(Address.tcp("127.0.0.1", 0), addresses);
             proxy = p.start();
             for (int i = 0; i < 1000 && p.balancer().connectedTargets().size() < 3; i++) {
                 Thread.sleep(5);

@@ -1,6 +1,7 @@
 package dev.sluice.cli.files;
 
-import dev.sluice.cli.HostPort;
+import dev.sluice.cli.address.Address;
+import dev.sluice.cli.address.ClientSecurityOptions;
 import dev.sluice.cli.files.internal.Checksum;
 import dev.sluice.cli.files.internal.ProgressDisplay;
 import dev.sluice.cli.files.internal.ProgressLine;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -22,17 +24,20 @@ import reactor.core.scheduler.Schedulers;
 
 /** {@code sluice download}: fetches a file from a {@code sluice file-server} and verifies it. */
 @Command(name = "download", mixinStandardHelpOptions = true,
-    description = "Downloads NAME from the file server at --target over RSocket/TCP (request-stream), asking for"
+    description = "Downloads NAME from the file server at --target over RSocket (request-stream), asking for"
         + " data only as fast as it is written, into a temporary file beside the output that is renamed to it once"
         + " the length and SHA-256 match what the server sent. Shows a progress bar on a terminal, one line"
         + " otherwise. Exit code 0 on success, 1 on any failure (connection, server error such as a missing file,"
         + " checksum mismatch); the output is then left as it was.")
 public final class DownloadCommand implements Callable<Integer> {
 
-    @Option(names = "--target", required = true, paramLabel = "HOST:PORT",
-        converter = HostPort.Converter.class,
-        description = "host:port of the file server")
-    HostPort target;
+    @Option(names = "--target", required = true, paramLabel = "ADDRESS",
+        converter = Address.Converter.class,
+        description = "the file server: host:port, tls://host:port, ws://host:port[/path], unix:PATH")
+    Address target;
+
+    @Mixin
+    ClientSecurityOptions security = new ClientSecurityOptions();
 
     @Parameters(index = "0", paramLabel = "NAME",
         description = "the file's name on the server: a path relative to the served directory, '/' separated")
@@ -50,13 +55,18 @@ public final class DownloadCommand implements Callable<Integer> {
     public Integer call() {
         Path to = validate();
         PrintWriter out = spec.commandLine().getOut();
-        Connection connection = TransferRun.connect(target);
+        Connection connection;
+        try {
+            connection = TransferRun.connect(target, security, spec.commandLine().getErr(), "download");
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
         ProgressDisplay progress = ProgressDisplay.start(out, System.console() != null, System::nanoTime,
             Schedulers.parallel());
         try {
             TransferClient client = new TransferClient(connection, FileIoScheduler.shared());
             Checksum received = TransferRun.await(
-                client.download(name, to, progress.meter()::total, progress.meter()::add), target);
+                client.download(name, to, progress.meter()::total, progress.meter()::add), connection, target);
             progress.close(); // wipes the bar for the final line
             out.println(ProgressLine.summary("downloaded " + ServedDirectory.quote(name) + " from " + target
                 + " to " + to, received, progress.elapsedNanos()));

@@ -1,9 +1,10 @@
 package dev.sluice.cli.files;
 
 import dev.sluice.cli.DrainOptions;
-import dev.sluice.cli.HostPort;
 import dev.sluice.cli.MetricsOptions;
 import dev.sluice.cli.OptionMessage;
+import dev.sluice.cli.address.Address;
+import dev.sluice.cli.address.ServerSecurityOptions;
 import dev.sluice.cli.files.internal.FileService;
 import dev.sluice.cli.files.internal.ServedDirectory;
 import dev.sluice.cli.files.internal.TransferListener;
@@ -12,8 +13,9 @@ import dev.sluice.core.CloseableServer;
 import dev.sluice.core.RSocketServer;
 import dev.sluice.files.FileIoScheduler;
 import dev.sluice.micrometer.SluiceMetrics;
-import dev.sluice.transport.netty.TcpServerTransport;
+import dev.sluice.core.transport.ServerTransport;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
@@ -32,7 +34,7 @@ import reactor.core.scheduler.Scheduler;
 
 /** {@code sluice file-server}: stores uploads in, and serves downloads from, one directory. */
 @Command(name = "file-server", mixinStandardHelpOptions = true,
-    description = "Serves the files of --dir over RSocket/TCP until interrupted: `sluice upload` stores a file"
+    description = "Serves the files of --dir over RSocket until interrupted: `sluice upload` stores a file"
         + " (request-channel; written to a temporary file and renamed into place only once complete, with memory"
         + " bounded by the disk's pace) and answers with its length and SHA-256; `sluice download` streams one"
         + " (request-stream). Names are paths relative to --dir; names with '..', absolute names and symbolic"
@@ -41,10 +43,11 @@ public final class FileServerCommand implements Callable<Integer> {
 
     private static final Logger log = LoggerFactory.getLogger("sluice.file-server");
 
-    @Option(names = "--address", required = true, paramLabel = "HOST:PORT",
-        converter = HostPort.Converter.class,
-        description = "host:port to listen on (port 0 picks a free one)")
-    HostPort address;
+    @Option(names = "--address", required = true, paramLabel = "ADDRESS",
+        converter = Address.Converter.class,
+        description = "where to listen: host:port, tls://host:port, ws://host:port[/path], unix:PATH (port 0 picks"
+            + " a free one)")
+    Address address;
 
     @Option(names = "--dir", required = true, paramLabel = "DIR", description = "the directory to serve")
     Path dir;
@@ -56,6 +59,9 @@ public final class FileServerCommand implements Callable<Integer> {
     @Option(names = "--fsync", description = "force each upload to the device (file and directory) before"
         + " answering; off by default")
     boolean fsync;
+
+    @Mixin
+    ServerSecurityOptions security = new ServerSecurityOptions();
 
     @Mixin
     DrainOptions shutdown = new DrainOptions();
@@ -79,8 +85,10 @@ public final class FileServerCommand implements Callable<Integer> {
     /** Validates the options and starts the server; the caller owns the returned server. */
     public CloseableServer start() {
         ServedDirectory served = servedDirectory();
+        ServerTransport transport;
         try {
             shutdown.check();
+            transport = security.transport("--address", address, null);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -90,7 +98,8 @@ public final class FileServerCommand implements Callable<Integer> {
         Scheduler files = scheduler != null ? scheduler : FileIoScheduler.shared();
         SluiceMetrics meters = metrics.start("file-server");
         TransferListener heard = meters == null ? listener : new TransferMeters(listener, meters.registry());
-        RSocketServer server = RSocketServer.create(FileService.acceptor(served, fsync, files, heard));
+        RSocketServer server = security.apply(RSocketServer.create(FileService.acceptor(served, fsync, files,
+            heard)));
         CloseableServer running;
         try {
             server.fragment(mtu);
@@ -99,7 +108,7 @@ public final class FileServerCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), OptionMessage.of("--mtu", e.getMessage()));
         }
         try {
-            running = metrics.apply(server).bind(TcpServerTransport.create(address.toAddress())).block();
+            running = metrics.apply(server).bind(transport).block();
         } catch (IllegalArgumentException e) {
             metrics.close();
             throw new ParameterException(spec.commandLine(), e.getMessage());
@@ -108,8 +117,13 @@ public final class FileServerCommand implements Callable<Integer> {
             throw e;
         }
         metrics.closeWhen(running.onClose());
-        log.info("file-server listening on {}, serving {} (mtu {}, fsync {}, drain timeout {} ms, metrics {})",
-            running.address(), served.root(), mtu == 0 ? "off" : mtu, fsync ? "on" : "off",
+        String warning = security.warning(address);
+        if (warning != null) {
+            log.warn(warning);
+        }
+        Address bound = running.address() instanceof InetSocketAddress a ? address.withPort(a.getPort()) : address;
+        log.info("file-server listening on {} {}, serving {} (mtu {}, fsync {}, drain timeout {} ms, metrics {})",
+            bound, security.describe(bound), served.root(), mtu == 0 ? "off" : mtu, fsync ? "on" : "off",
             shutdown.timeout().toMillis(), metrics.describe());
         return running;
     }

@@ -1,17 +1,22 @@
 package dev.sluice.cli.files;
 
-import dev.sluice.cli.HostPort;
+import dev.sluice.cli.address.Address;
+import dev.sluice.cli.address.ClientSecurityOptions;
+import dev.sluice.cli.address.ConnectionEnd;
 import dev.sluice.cli.files.internal.TransferException;
 import dev.sluice.core.Connection;
 import dev.sluice.core.exceptions.ConnectionClosedException;
 import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.exceptions.RSocketErrorException;
+import dev.sluice.core.exceptions.RejectedSetupException;
 import dev.sluice.frame.ErrorCodes;
-import dev.sluice.transport.netty.TcpClientTransport;
+import dev.sluice.core.transport.ClientTransport;
+import java.io.PrintWriter;
 import java.net.ConnectException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -25,14 +30,25 @@ import reactor.core.publisher.Mono;
  */
 final class TransferRun {
 
+    /** The transport's own default: a file transfer has no option for it. */
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
     private TransferRun() {
     }
 
-    /** A connection to the file server at {@code target}; fails with "cannot connect to ...". */
-    static Connection connect(HostPort target) {
+    /**
+     * A connection to the file server at {@code target}, as {@code security} says; fails with "cannot connect to
+     * ...". Usage errors ({@link IllegalArgumentException}) are checked first, before anything is sent.
+     */
+    static Connection connect(Address target, ClientSecurityOptions security, PrintWriter err, String command) {
+        ClientTransport transport = security.transport("--target", target, CONNECT_TIMEOUT);
+        String warning = security.warning(target);
+        if (warning != null) {
+            err.println("sluice " + command + ": " + warning);
+            err.flush();
+        }
         try {
-            return RSocketConnector.create().connect(TcpClientTransport.create(target.host(), target.port()))
-                .block();
+            return security.apply(RSocketConnector.create()).connect(transport).block();
         } catch (RuntimeException e) {
             throw new IllegalStateException(describe(e, target), e);
         }
@@ -40,12 +56,17 @@ final class TransferRun {
 
     /**
      * Runs {@code transfer} to its end and returns its value. A JVM shutdown (Ctrl-C) meanwhile cancels it, and
-     * the cancellation's clean-up runs before the shutdown goes on.
+     * the cancellation's clean-up runs before the shutdown goes on. The connection ending first (a server that
+     * refused the SETUP, a lost connection) fails it with the reason.
      *
      * @throws IllegalStateException with a one-line message if the transfer failed
      */
-    static <T> T await(Mono<T> transfer, HostPort target) {
-        CompletableFuture<T> result = transfer.toFuture();
+    static <T> T await(Mono<T> transfer, Connection connection, Address target) {
+        // Raced against the connection's end: a stream the connection could never carry must not wait forever.
+        Mono<T> ended = connection.onClose().onErrorResume(e -> Mono.empty())
+            .then(Mono.error(() -> new IllegalStateException(ConnectionEnd.describe(target,
+                connection.closeCause()))));
+        CompletableFuture<T> result = Mono.firstWithSignal(transfer, ended).toFuture();
         Thread hook = new Thread(() -> result.cancel(true), "sluice-transfer-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
@@ -68,8 +89,11 @@ final class TransferRun {
     }
 
     /** One line for a failure: the server's ERROR with its code, the connection, or a local file problem. */
-    static String describe(Throwable failure, HostPort target) {
+    static String describe(Throwable failure, Address target) {
         Throwable e = Exceptions.unwrap(failure);
+        if (e instanceof RejectedSetupException) {
+            return ConnectionEnd.describe(target, e);
+        }
         if (e instanceof RSocketErrorException r) {
             return "server error " + ErrorCodes.name(r.errorCode()) + ": " + r.getMessage();
         }
@@ -80,7 +104,7 @@ final class TransferRun {
             String m = String.valueOf(e.getMessage());
             return m.startsWith("cannot connect") ? m : "cannot connect to " + target + ": " + m;
         }
-        if (e instanceof TransferException) {
+        if (e instanceof TransferException || e instanceof IllegalStateException) {
             return e.getMessage();
         }
         if (e instanceof NoSuchFileException f) {

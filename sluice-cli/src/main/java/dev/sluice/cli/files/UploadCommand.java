@@ -1,6 +1,7 @@
 package dev.sluice.cli.files;
 
-import dev.sluice.cli.HostPort;
+import dev.sluice.cli.address.Address;
+import dev.sluice.cli.address.ClientSecurityOptions;
 import dev.sluice.cli.files.internal.Checksum;
 import dev.sluice.cli.files.internal.ProgressDisplay;
 import dev.sluice.cli.files.internal.ProgressLine;
@@ -14,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -23,16 +25,19 @@ import reactor.core.scheduler.Schedulers;
 
 /** {@code sluice upload}: sends a local file to a {@code sluice file-server} and verifies what it stored. */
 @Command(name = "upload", mixinStandardHelpOptions = true,
-    description = "Uploads FILE to the file server at --target over RSocket/TCP (request-channel), reading it only"
+    description = "Uploads FILE to the file server at --target over RSocket (request-channel), reading it only"
         + " as fast as the server writes, then checks the length and SHA-256 the server reports against what was"
         + " sent. Shows a progress bar on a terminal, one line otherwise. Exit code 0 when the checksums match, 1"
         + " on any failure (connection, server error, checksum mismatch).")
 public final class UploadCommand implements Callable<Integer> {
 
-    @Option(names = "--target", required = true, paramLabel = "HOST:PORT",
-        converter = HostPort.Converter.class,
-        description = "host:port of the file server")
-    HostPort target;
+    @Option(names = "--target", required = true, paramLabel = "ADDRESS",
+        converter = Address.Converter.class,
+        description = "the file server: host:port, tls://host:port, ws://host:port[/path], unix:PATH")
+    Address target;
+
+    @Mixin
+    ClientSecurityOptions security = new ClientSecurityOptions();
 
     @Parameters(index = "0", paramLabel = "FILE", description = "the local file to upload")
     Path file;
@@ -55,13 +60,19 @@ public final class UploadCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "cannot read FILE '" + file + "': " + e.getMessage());
         }
         PrintWriter out = spec.commandLine().getOut();
-        Connection connection = TransferRun.connect(target);
+        Connection connection;
+        try {
+            connection = TransferRun.connect(target, security, spec.commandLine().getErr(), "upload");
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
         ProgressDisplay progress = ProgressDisplay.start(out, System.console() != null, System::nanoTime,
             Schedulers.parallel());
         try {
             progress.meter().total(size);
             TransferClient client = new TransferClient(connection, FileIoScheduler.shared());
-            Checksum stored = TransferRun.await(client.upload(file, as, progress.meter()::add), target);
+            Checksum stored = TransferRun.await(client.upload(file, as, progress.meter()::add), connection,
+                target);
             progress.close(); // wipes the bar for the final line
             out.println(ProgressLine.summary("uploaded " + file + " to " + target + " as "
                 + ServedDirectory.quote(as), stored, progress.elapsedNanos()));

@@ -1,10 +1,13 @@
 package dev.sluice.cli.load;
 
 import dev.sluice.cli.DurationConverter;
-import dev.sluice.cli.HostPort;
+import dev.sluice.cli.address.Address;
+import dev.sluice.cli.address.ClientSecurityOptions;
+import dev.sluice.cli.address.ConnectionEnd;
 import dev.sluice.core.Connection;
 import dev.sluice.core.RSocketConnector;
-import dev.sluice.transport.netty.TcpClientTransport;
+import dev.sluice.core.exceptions.RejectedSetupException;
+import dev.sluice.core.transport.ClientTransport;
 import dev.sluice.cli.report.JsonSummary;
 import dev.sluice.cli.report.RunInfo;
 import java.io.PrintWriter;
@@ -16,13 +19,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import reactor.core.Exceptions;
 
-/** {@code sluice load}: an open-loop constant-rate request-response client over one RSocket/TCP connection. */
+/** {@code sluice load}: an open-loop constant-rate request-response client over one RSocket connection. */
 @Command(name = "load", mixinStandardHelpOptions = true,
     description = "Sends --rps request-response requests per second to --target for --duration, open loop: each"
         + " request has an intended send time and is sent then whatever the answers do, and latency is measured"
@@ -37,9 +41,13 @@ public final class LoadCommand implements Callable<Integer> {
     /** A ramp's request timeout unless --timeout says otherwise. */
     private static final Duration DEFAULT_RAMP_TIMEOUT = Duration.ofSeconds(1);
 
-    @Option(names = "--target", required = true, converter = HostPort.Converter.class,
-        description = "host:port of the RSocket server or proxy to load")
-    HostPort target;
+    @Option(names = "--target", required = true, paramLabel = "ADDRESS", converter = Address.Converter.class,
+        description = "the RSocket server or proxy to load: host:port, tls://host:port, ws://host:port[/path],"
+            + " unix:PATH")
+    Address target;
+
+    @Mixin
+    ClientSecurityOptions security = new ClientSecurityOptions();
 
     @Option(names = "--rps", defaultValue = "1000",
         description = "requests per second, 1 to 10,000,000 (default: ${DEFAULT-VALUE})")
@@ -96,12 +104,26 @@ public final class LoadCommand implements Callable<Integer> {
         RunInfo info = RunInfo.now(spec.commandLine().getParseResult().originalArgs());
         Ramp plan = ramp();
         validate();
+        ClientTransport transport;
+        try {
+            transport = security.transport("--target", target, connectTimeout);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        String warning = security.warning(target);
+        if (warning != null) {
+            spec.commandLine().getErr().println("sluice load: " + warning);
+            spec.commandLine().getErr().flush();
+        }
         PrintWriter console = spec.commandLine().getOut();
         // With --json, stdout carries the JSON object alone, so that it can be piped into a parser.
         PrintWriter out = json ? new PrintWriter(Writer.nullWriter()) : console;
-        Connection connection = connect();
+        Connection connection = connect(transport);
         try {
             LoadGenerator load = LoadGenerator.create(connection).payloadSize(payloadSize);
+            // A refused SETUP (a wrong token, a plaintext client at a TLS port) or a lost connection ends the run at
+            // once rather than after --duration of requests that can only fail.
+            connection.onClose().subscribe(null, e -> load.stop(), load::stop);
             Function<LoadSummary, String> summaryText;
             if (plan == null) {
                 load.ramp(Ramp.constant(rps, duration)).drainTimeout(drainTimeout)
@@ -120,8 +142,7 @@ public final class LoadCommand implements Callable<Integer> {
             }
             out.flush();
             LoadSummary summary = runStoppingOnShutdown(load, summaryText, out);
-            String failure = connection.isDisposed() ? "the connection to " + target + " closed during the run ("
-                + summary.failed() + " requests failed)" : noSuccess(summary);
+            String failure = connection.isDisposed() ? closed(connection, summary) : noSuccess(summary);
             if (json) {
                 console.println(JsonSummary.load(info, summary, failure == null ? 0 : 1));
                 console.flush();
@@ -133,6 +154,16 @@ public final class LoadCommand implements Callable<Integer> {
         } finally {
             connection.dispose();
         }
+    }
+
+    /** Why the run failed when its connection closed: the server's refusal, or the loss, and what it cost. */
+    private String closed(Connection connection, LoadSummary summary) {
+        Throwable cause = connection.closeCause();
+        if (cause instanceof RejectedSetupException || summary.sent() == 0) {
+            return ConnectionEnd.describe(target, cause);
+        }
+        return "the connection to " + target + " closed during the run (" + summary.failed() + " requests failed"
+            + (cause == null || cause.getMessage() == null ? "" : ": " + cause.getMessage()) + ")";
     }
 
     /**
@@ -203,14 +234,13 @@ public final class LoadCommand implements Callable<Integer> {
         }
     }
 
-    private Connection connect() {
-        RSocketConnector connector = RSocketConnector.create();
+    private Connection connect(ClientTransport transport) {
+        RSocketConnector connector = security.apply(RSocketConnector.create());
         if (lease) {
             connector.lease();
         }
         try {
-            return connector.connect(TcpClientTransport.create(target.host(), target.port())
-                .connectTimeout(connectTimeout)).block();
+            return connector.connect(transport).block();
         } catch (RuntimeException e) {
             Throwable cause = Exceptions.unwrap(e);
             String message = cause.getMessage() == null ? cause.toString() : cause.getMessage();

@@ -2,20 +2,25 @@ package dev.sluice.cli.proxy;
 
 import dev.sluice.cli.DrainOptions;
 import dev.sluice.cli.DurationConverter;
-import dev.sluice.cli.HostPort;
 import dev.sluice.cli.MetricsOptions;
 import dev.sluice.cli.RateLimitOptions;
+import dev.sluice.cli.address.Address;
+import dev.sluice.cli.address.ServerSecurityOptions;
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.RSocketServer;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.loadbalance.LeastLoadedBalancer;
 import dev.sluice.micrometer.SluiceMetrics;
-import dev.sluice.transport.netty.TcpServerTransport;
+import dev.sluice.core.transport.ClientTransport;
+import dev.sluice.core.transport.ServerTransport;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -35,24 +40,33 @@ import reactor.core.scheduler.Schedulers;
     description = "Accepts RSocket clients and forwards every interaction to the server with the highest lease"
         + " availability (round-robin when all are exhausted; their REJECTED answers come back unchanged)."
         + " Leases are on between the proxy and the servers; lost servers are reconnected. A dns:NAME:PORT server"
-        + " is every address NAME resolves to, looked up again every --dns-refresh.")
+        + " is every address NAME resolves to, looked up again every --dns-refresh. With --tls-cert and"
+        + " --auth-token-file it terminates TLS and authentication in front of plaintext servers.")
 public final class ProxyCommand implements Callable<Integer> {
 
     private static final Logger log = LoggerFactory.getLogger("sluice.proxy");
 
-    @Option(names = "--address", defaultValue = "127.0.0.1:7000", converter = HostPort.Converter.class,
-        description = "host:port to listen on (default: ${DEFAULT-VALUE})")
-    HostPort address;
+    @Option(names = "--address", defaultValue = "127.0.0.1:7000", converter = Address.Converter.class,
+        description = "where to listen: host:port, tls://host:port, ws://host:port[/path], unix:PATH (default:"
+            + " ${DEFAULT-VALUE})")
+    Address address;
 
     @Option(names = "--servers", required = true, split = ",", converter = ServerAddress.Converter.class,
-        description = "the servers, host:port,host:port,... or dns:NAME:PORT for every address of NAME (a"
-            + " Kubernetes headless service, a DNS pool), mixed as you like")
+        description = "the servers, host:port,host:port,... (or tls://, ws://, unix: addresses), or dns:NAME:PORT"
+            + " for every address of NAME (a Kubernetes headless service, a DNS pool), mixed as you like")
     List<ServerAddress> servers;
+
+    @Option(names = "--servers-tls-ca", paramLabel = "FILE",
+        description = "trust the CAs of this PEM file for tls:// servers (default: the JDK's trusted CAs)")
+    Path serversTlsCa;
 
     @Option(names = "--dns-refresh", defaultValue = "5s", converter = DurationConverter.class,
         description = "how often each dns:NAME is resolved again; servers that appear are added, servers that"
             + " disappear drain and are removed (default: ${DEFAULT-VALUE})")
     Duration dnsRefresh = Duration.ofSeconds(5);
+
+    @Mixin
+    ServerSecurityOptions security = new ServerSecurityOptions();
 
     @Mixin
     DrainOptions shutdown = new DrainOptions();
@@ -72,9 +86,10 @@ public final class ProxyCommand implements Callable<Integer> {
     Scheduler refreshScheduler = Schedulers.parallel();
 
     private volatile LeastLoadedBalancer balancer;
+    private Address bound;
 
     /** A proxy with the given settings, for the demo (no command line). */
-    public static ProxyCommand of(HostPort address, List<HostPort> servers) {
+    public static ProxyCommand of(Address address, List<Address> servers) {
         ProxyCommand c = new ProxyCommand();
         c.address = address;
         c.servers = servers.stream().map(ServerAddress::of).toList();
@@ -91,8 +106,12 @@ public final class ProxyCommand implements Callable<Integer> {
      */
     public CloseableServer start() {
         SocketAcceptor acceptor;
+        ServerTransport transport;
+        Function<Address, ClientTransport> serverTransports;
         try {
             shutdown.check();
+            transport = security.transport("--address", address, null);
+            serverTransports = ServerTransports.of(servers, serversTlsCa);
             if (dnsRefresh.isNegative() || dnsRefresh.isZero()) {
                 throw new IllegalArgumentException("--dns-refresh must be > 0, got " + dnsRefresh.toMillis() + "ms");
             }
@@ -116,7 +135,7 @@ public final class ProxyCommand implements Callable<Integer> {
         DnsResolver own = resolver == null && servers.stream().anyMatch(ServerAddress::dns) ? DnsResolver.system()
             : null;
         ServerDiscovery discovery = new ServerDiscovery(servers, dnsRefresh, own != null ? own : resolver,
-            refreshScheduler);
+            refreshScheduler, serverTransports);
         // Fixed servers are applied before build returns; each dns: name once its first lookup answers.
         balancer = LeastLoadedBalancer.builder(RSocketConnector.create().lease()).build(discovery.targets());
         Disposable gauges = metrics.watch(balancer);
@@ -129,14 +148,15 @@ public final class ProxyCommand implements Callable<Integer> {
         };
         CloseableServer server;
         try {
-            server = metrics.apply(RSocketServer.create(acceptor))
-                .bind(TcpServerTransport.create(address.toAddress())).block();
+            // Authentication ends here: the servers behind see every client as the proxy.
+            server = security.apply(metrics.apply(RSocketServer.create(acceptor))).bind(transport).block();
         } catch (RuntimeException e) {
             stop.run();
             rateLimit.close();
             metrics.close();
             throw e;
         }
+        bound = server.address() instanceof InetSocketAddress a ? address.withPort(a.getPort()) : address;
         ProxyServer proxy = new ProxyServer(server, stop);
         rateLimit.closeWhen(server.onClose());
         metrics.closeWhen(server.onClose());
@@ -146,8 +166,12 @@ public final class ProxyCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CloseableServer running = start();
-        log.info("proxy listening on {}, balancing over {}{}: rate limit {}, drain timeout {} ms, metrics {}",
-            running.address(), servers, servers.stream().anyMatch(ServerAddress::dns) ? " (dns refresh "
+        String warning = security.warning(address);
+        if (warning != null) {
+            log.warn(warning);
+        }
+        log.info("proxy listening on {} {}, balancing over {}{}: rate limit {}, drain timeout {} ms, metrics {}",
+            bound, security.describe(bound), servers, servers.stream().anyMatch(ServerAddress::dns) ? " (dns refresh "
                 + dnsRefresh.toMillis() + " ms)" : "", rateLimit.describe(), shutdown.timeout().toMillis(),
             metrics.describe());
         List<String> last = new ArrayList<>();

@@ -1,6 +1,7 @@
 package dev.sluice.cli.proxy;
 
-import dev.sluice.cli.HostPort;
+import dev.sluice.cli.address.Address;
+import dev.sluice.core.transport.ClientTransport;
 import dev.sluice.loadbalance.Target;
 import dev.sluice.transport.netty.TcpClientTransport;
 import io.netty.util.NetUtil;
@@ -14,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
@@ -21,7 +23,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * The proxy's {@code --servers} as a publisher of target lists for the balancer: each fixed {@code host:port}, plus
+ * The proxy's {@code --servers} as a publisher of target lists for the balancer: each fixed server, plus
  * every address of each {@code dns:NAME:PORT} entry, looked up again every refresh period. A list is emitted when
  * the set of targets changes: first the fixed servers (when there are any), then after each lookup whose answer
  * differs from the last one.
@@ -47,13 +49,21 @@ final class ServerDiscovery {
     private final Duration refresh;
     private final Resolver resolver;
     private final Scheduler scheduler;
+    private final Function<Address, ClientTransport> transports;
+
+    /** Plaintext TCP to every server: {@code host:port} and {@code dns:} entries only. */
+    ServerDiscovery(List<ServerAddress> servers, Duration refresh, Resolver resolver, Scheduler scheduler) {
+        this(servers, refresh, resolver, scheduler, a -> TcpClientTransport.create(a.host(), a.port()));
+    }
 
     /**
-     * @param refresh   how often each name is looked up again, {@code > 0}
-     * @param resolver  looks names up; not used without {@code dns:} entries
-     * @param scheduler times the lookups
+     * @param refresh    how often each name is looked up again, {@code > 0}
+     * @param resolver   looks names up; not used without {@code dns:} entries
+     * @param scheduler  times the lookups
+     * @param transports the transport to each fixed server
      */
-    ServerDiscovery(List<ServerAddress> servers, Duration refresh, Resolver resolver, Scheduler scheduler) {
+    ServerDiscovery(List<ServerAddress> servers, Duration refresh, Resolver resolver, Scheduler scheduler,
+        Function<Address, ClientTransport> transports) {
         if (refresh.isNegative() || refresh.isZero()) {
             throw new IllegalArgumentException("refresh must be > 0, got " + refresh);
         }
@@ -61,6 +71,7 @@ final class ServerDiscovery {
         this.refresh = refresh;
         this.resolver = resolver;
         this.scheduler = scheduler;
+        this.transports = transports;
     }
 
     /** The target lists; cancelling stops the lookups. */
@@ -131,7 +142,7 @@ final class ServerDiscovery {
         for (InetAddress a : addresses) {
             if (!anyIpv4 || a instanceof Inet4Address) {
                 // The short form (RFC 5952) for IPv6: [fd00::7]:7001, not [fd00:0:0:0:0:0:0:7]:7001.
-                String key = new HostPort(NetUtil.toAddressString(a), entry.port()).toString();
+                String key = Address.tcp(NetUtil.toAddressString(a), entry.port()).hostPort();
                 byKey.computeIfAbsent(key, k -> new Target(k,
                     TcpClientTransport.create(new InetSocketAddress(a, entry.port()))));
             }
@@ -140,8 +151,8 @@ final class ServerDiscovery {
     }
 
     /** The target of a fixed entry; the proxy's hosts are resolved when connecting. */
-    static Target fixed(ServerAddress s) {
-        return new Target(s.toString(), TcpClientTransport.create(s.host(), s.port()));
+    private Target fixed(ServerAddress s) {
+        return new Target(s.toString(), transports.apply(s.address()));
     }
 
     private static String human(Duration d) {

@@ -2,16 +2,17 @@ package dev.sluice.cli.server;
 
 import dev.sluice.cli.DrainOptions;
 import dev.sluice.cli.DurationConverter;
-import dev.sluice.cli.HostPort;
 import dev.sluice.cli.MetricsOptions;
 import dev.sluice.cli.RateLimitOptions;
+import dev.sluice.cli.address.Address;
+import dev.sluice.cli.address.ServerSecurityOptions;
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.Lease;
 import dev.sluice.core.Leases;
 import dev.sluice.core.RSocketServer;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.micrometer.SluiceMetrics;
-import dev.sluice.transport.netty.TcpServerTransport;
+import dev.sluice.core.transport.ServerTransport;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -36,9 +37,10 @@ public final class ServerCommand implements Callable<Integer> {
 
     private static final Logger log = LoggerFactory.getLogger("sluice.server");
 
-    @Option(names = "--address", defaultValue = "127.0.0.1:7001", converter = HostPort.Converter.class,
-        description = "host:port to listen on (default: ${DEFAULT-VALUE})")
-    HostPort address;
+    @Option(names = "--address", defaultValue = "127.0.0.1:7001", converter = Address.Converter.class,
+        description = "where to listen: host:port, tls://host:port, ws://host:port[/path], unix:PATH (default:"
+            + " ${DEFAULT-VALUE})")
+    Address address;
 
     @Option(names = "--lease-allowed", defaultValue = "${env:ALLOWED_REQUESTS}",
         description = "requests leased per --lease-ttl to each client (env ALLOWED_REQUESTS; default: no leases)")
@@ -55,6 +57,9 @@ public final class ServerCommand implements Callable<Integer> {
     String concurrencyDelay;
 
     @Mixin
+    ServerSecurityOptions security = new ServerSecurityOptions();
+
+    @Mixin
     DrainOptions shutdown = new DrainOptions();
 
     @Mixin
@@ -67,11 +72,12 @@ public final class ServerCommand implements Callable<Integer> {
     CommandSpec spec;
 
     private ServerStats stats;
+    private Address bound;
 
     /** A server with the given settings, for the demo (no command line). */
     public static ServerCommand of(String host, int port, Integer leaseAllowed, Duration leaseTtl) {
         ServerCommand c = new ServerCommand();
-        c.address = new HostPort(host, port);
+        c.address = Address.tcp(host, port);
         c.leaseAllowed = leaseAllowed;
         c.leaseTtl = leaseTtl;
         c.concurrencyDelay = ConcurrencyDelay.DEFAULT;
@@ -86,6 +92,7 @@ public final class ServerCommand implements Callable<Integer> {
     /** Validates the options and starts the server; the caller owns the returned server. */
     public CloseableServer start() {
         ConcurrencyDelay delays;
+        ServerTransport transport;
         try {
             delays = ConcurrencyDelay.parse(concurrencyDelay);
             if (leaseAllowed != null && leaseAllowed < 0) {
@@ -96,6 +103,7 @@ public final class ServerCommand implements Callable<Integer> {
                     + leaseTtl.toMillis() + "ms");
             }
             shutdown.check();
+            transport = security.transport("--address", address, null);
         } catch (IllegalArgumentException e) {
             if (spec == null) {
                 throw e;
@@ -103,7 +111,7 @@ public final class ServerCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         stats = new ServerStats();
-        SaturableService service = new SaturableService(delays, address.toString(), System::nanoTime);
+        SaturableService service = new SaturableService(delays, address.hostPort(), System::nanoTime);
         SluiceMetrics meters = metrics.start("server");
         if (meters != null) {
             rateLimit.observeGates(meters::gate);
@@ -123,7 +131,7 @@ public final class ServerCommand implements Callable<Integer> {
             metrics.close();
             throw e;
         }
-        RSocketServer server = metrics.apply(RSocketServer.create(acceptor));
+        RSocketServer server = security.apply(metrics.apply(RSocketServer.create(acceptor)));
         if (leaseAllowed != null) {
             int allowed = leaseAllowed;
             Duration ttl = leaseTtl;
@@ -136,7 +144,7 @@ public final class ServerCommand implements Callable<Integer> {
         }
         CloseableServer running;
         try {
-            running = server.bind(TcpServerTransport.create(address.toAddress())).block();
+            running = server.bind(transport).block();
         } catch (RuntimeException e) {
             rateLimit.close();
             metrics.close();
@@ -144,18 +152,22 @@ public final class ServerCommand implements Callable<Integer> {
         }
         rateLimit.closeWhen(running.onClose());
         metrics.closeWhen(running.onClose());
-        InetSocketAddress bound = (InetSocketAddress) running.address();
-        service.answerWith(bound.getHostString() + ":" + bound.getPort());
+        bound = running.address() instanceof InetSocketAddress a ? address.withPort(a.getPort()) : address;
+        service.answerWith(bound.hostPort());
         return running;
     }
 
     @Override
     public Integer call() {
         CloseableServer running = start();
-        log.info("server listening on {}: leases {}, rate limit {}, concurrency delay '{}', drain timeout {} ms,"
-            + " metrics {}", running.address(), leaseAllowed == null ? "off" : leaseAllowed + " requests / "
-                + leaseTtl.toMillis() + " ms", rateLimit.describe(), concurrencyDelay, shutdown.timeout().toMillis(),
-            metrics.describe());
+        String warning = security.warning(address);
+        if (warning != null) {
+            log.warn(warning);
+        }
+        log.info("server listening on {} {}: leases {}, rate limit {}, concurrency delay '{}', drain timeout {} ms,"
+            + " metrics {}", bound, security.describe(bound),
+            leaseAllowed == null ? "off" : leaseAllowed + " requests / " + leaseTtl.toMillis() + " ms",
+            rateLimit.describe(), concurrencyDelay, shutdown.timeout().toMillis(), metrics.describe());
         Flux.interval(Duration.ofSeconds(1)).subscribe(t -> log.info(stats.sinceLastCall()));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> drain(running), "sluice-shutdown"));
         running.onClose().block();

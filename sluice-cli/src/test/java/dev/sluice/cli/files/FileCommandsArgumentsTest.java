@@ -23,8 +23,8 @@ class FileCommandsArgumentsTest {
         String[][] rows = {
             // arguments..., expected text
             {"file-server", "--address", "127.0.0.1:0", "Missing required option: '--dir=DIR'"},
-            {"file-server", "--dir", d, "Missing required option: '--address=HOST:PORT'"},
-            {"file-server", "--address", "nonsense", "--dir", d, "expected host:port, got 'nonsense'"},
+            {"file-server", "--dir", d, "Missing required option: '--address=ADDRESS'"},
+            {"file-server", "--address", "nonsense", "--dir", d, "or unix:/path/to.sock, got 'nonsense'"},
             {"file-server", "--address", "127.0.0.1:0", "--dir", dir.resolve("nope").toString(),
                 "--dir does not exist: '" + dir.resolve("nope") + "'"},
             {"file-server", "--address", "127.0.0.1:0", "--dir", file.toString(),
@@ -47,9 +47,9 @@ class FileCommandsArgumentsTest {
         String f = file.toString();
 
         String[][] rows = {
-            {"upload", f, "Missing required option: '--target=HOST:PORT'"},
+            {"upload", f, "Missing required option: '--target=ADDRESS'"},
             {"upload", "--target", "127.0.0.1:1", "Missing required parameter: 'FILE'"},
-            {"upload", "--target", "localhost", f, "expected host:port, got 'localhost'"},
+            {"upload", "--target", "localhost", f, "or unix:/path/to.sock, got 'localhost'"},
             {"upload", "--target", "127.0.0.1:1", dir.resolve("nope").toString(),
                 "FILE does not exist: '" + dir.resolve("nope") + "'"},
             {"upload", "--target", "127.0.0.1:1", dir.toString(), "FILE is not a regular file: '" + dir + "'"},
@@ -65,7 +65,7 @@ class FileCommandsArgumentsTest {
     void download() {
         String noFileName = "NAME 'dir/' does not end in a file name to save under; give --output FILE";
         String[][] rows = {
-            {"download", "a.bin", "Missing required option: '--target=HOST:PORT'"},
+            {"download", "a.bin", "Missing required option: '--target=ADDRESS'"},
             {"download", "--target", "127.0.0.1:1", "Missing required parameter: 'NAME'"},
             {"download", "--target", "127.0.0.1:1", "", "NAME must not be empty"},
             {"download", "--target", "127.0.0.1:1", "dir/", noFileName},

@@ -37,7 +37,7 @@ class LoadCommandTest {
             String out = run("load", "--target", address, "--rps", "200", "--duration", "2s", "--payload-size", "32");
 
             assertThat(out).startsWith("0|")
-                .contains("sluice load: " + address + ", 200 requests/s for 2s, payload 32 bytes, leases off")
+                .contains("sluice load: tcp://" + address + ", 200 requests/s for 2s, payload 32 bytes, leases off")
                 .contains("[  1s] sent ").contains("[  2s] sent ")
                 .contains("(" + address + " ")
                 .contains("sent 400 requests in 2 s")
@@ -76,7 +76,7 @@ class LoadCommandTest {
                 "1s", "--timeout", "2s");
 
             assertThat(out).startsWith("0|")
-                .contains("sluice load: " + address + ", 100 to 200 requests/s by 100, 1s per step, timeout 2s")
+                .contains("sluice load: tcp://" + address + ", 100 to 200 requests/s by 100, 1s per step, timeout 2s")
                 .contains("offered 100/s: sent 100 | success 100 = 100.0 %")
                 .contains("offered 200/s: sent 200 | success 200 = 100.0 %")
                 .contains("accounting: sent 300 = success 300 + rejected 0 + timed out 0 + failed 0");
@@ -102,9 +102,9 @@ class LoadCommandTest {
 
     @Test
     void wrongArgumentsExitWithTwoAndQuoteTheValue() {
-        assertThat(run("load")).startsWith("2|").contains("Missing required option: '--target=<target>'");
+        assertThat(run("load")).startsWith("2|").contains("Missing required option: '--target=ADDRESS'");
         assertThat(run("load", "--target", "nonsense")).startsWith("2|")
-            .contains("expected host:port, got 'nonsense'");
+            .contains("or unix:/path/to.sock, got 'nonsense'");
         assertThat(run("load", "--target", "127.0.0.1:1", "--rps", "0")).startsWith("2|")
             .contains("--rps must be between 1 and 10000000, got 0");
         assertThat(run("load", "--target", "127.0.0.1:1", "--rps", "lots")).startsWith("2|")

@@ -3,7 +3,7 @@ package dev.sluice.cli.proxy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sluice.cli.HostPort;
+import dev.sluice.cli.address.Address;
 import dev.sluice.cli.server.ServerCommand;
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.Connection;
@@ -60,8 +60,8 @@ class ProxyCommandTest {
         new picocli.CommandLine(a).parseArgs("--address", "127.0.0.1:0", "--lease-allowed", "100", "--lease-ttl",
             "60s", "--concurrency-delay", "=> 400");
         CloseableServer sa = a.start();
-        ProxyCommand proxy = ProxyCommand.of(new HostPort("127.0.0.1", 0),
-            List.of(new HostPort("127.0.0.1", sa.port())));
+        ProxyCommand proxy = ProxyCommand.of(Address.tcp("127.0.0.1", 0),
+            List.of(Address.tcp("127.0.0.1", sa.port())));
         CloseableServer sp = proxy.start();
         Connection client = RSocketConnector.create()
             .connect(TcpClientTransport.create("127.0.0.1", sp.port())).block(TIMEOUT);
@@ -91,8 +91,8 @@ class ProxyCommandTest {
     void requestsArrivingDuringTheDrainAreRefusedNotLost() throws InterruptedException {
         ServerCommand a = ServerCommand.of("127.0.0.1", 0, 100_000, Duration.ofSeconds(60));
         CloseableServer sa = a.start();
-        ProxyCommand proxy = ProxyCommand.of(new HostPort("127.0.0.1", 0),
-            List.of(new HostPort("127.0.0.1", sa.port())));
+        ProxyCommand proxy = ProxyCommand.of(Address.tcp("127.0.0.1", 0),
+            List.of(Address.tcp("127.0.0.1", sa.port())));
         CloseableServer sp = proxy.start();
         Connection client = RSocketConnector.create()
             .connect(TcpClientTransport.create("127.0.0.1", sp.port())).block(TIMEOUT);
@@ -132,8 +132,8 @@ class ProxyCommandTest {
         ServerCommand b = ServerCommand.of("127.0.0.1", 0, 5, Duration.ofSeconds(60));
         CloseableServer sa = a.start();
         CloseableServer sb = b.start();
-        ProxyCommand proxy = ProxyCommand.of(new HostPort("127.0.0.1", 0), List.of(
-            new HostPort("127.0.0.1", sa.port()), new HostPort("127.0.0.1", sb.port())));
+        ProxyCommand proxy = ProxyCommand.of(Address.tcp("127.0.0.1", 0), List.of(
+            Address.tcp("127.0.0.1", sa.port()), Address.tcp("127.0.0.1", sb.port())));
         CloseableServer sp = proxy.start();
         Connection client = RSocketConnector.create()
             .connect(TcpClientTransport.create("127.0.0.1", sp.port())).block(TIMEOUT);

@@ -3,7 +3,7 @@ package dev.sluice.cli.proxy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sluice.cli.HostPort;
+import dev.sluice.cli.address.Address;
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.Connection;
 import dev.sluice.core.Leases;
@@ -42,8 +42,8 @@ class ProxyRpcTest {
                 .acceptor())
             .lease(scheduler -> Leases.of(Leases.fixed(Duration.ofMinutes(10), 6, scheduler)))
             .bind(TcpServerTransport.create("127.0.0.1", 0)).block(TIMEOUT);
-        ProxyCommand proxy = ProxyCommand.of(new HostPort("127.0.0.1", 0),
-            List.of(new HostPort("127.0.0.1", echoServer.port())));
+        ProxyCommand proxy = ProxyCommand.of(Address.tcp("127.0.0.1", 0),
+            List.of(Address.tcp("127.0.0.1", echoServer.port())));
         CloseableServer proxyServer = proxy.start();
         Connection connection = RSocketConnector.create()
             .connect(TcpClientTransport.create("127.0.0.1", proxyServer.port())).block(TIMEOUT);

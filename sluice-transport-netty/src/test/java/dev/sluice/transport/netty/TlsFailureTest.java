@@ -10,6 +10,7 @@ import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.RSocketServer;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.core.exceptions.RejectedSetupException;
+import dev.sluice.testkit.TestPki;
 import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslProvider;
 import java.net.ConnectException;

@@ -9,6 +9,7 @@ import dev.sluice.core.Payload;
 import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.RSocketServer;
 import dev.sluice.core.SocketAcceptor;
+import dev.sluice.testkit.TestPki;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.ssl.OpenSsl;

@@ -9,6 +9,7 @@ import dev.sluice.core.Payload;
 import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.RSocketServer;
 import dev.sluice.core.SocketAcceptor;
+import dev.sluice.testkit.TestPki;
 import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslProvider;
 import java.net.ConnectException;

@@ -3,7 +3,7 @@ package dev.sluice.transport.netty.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sluice.transport.netty.TestPki;
+import dev.sluice.testkit.TestPki;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.CloseableServer;
 import dev.sluice.core.RSocketServer;
+import dev.sluice.testkit.TestPki;
 import dev.sluice.transport.netty.TcpServerTransport;
-import dev.sluice.transport.netty.TestPki;
 import dev.sluice.transport.netty.TlsServer;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;

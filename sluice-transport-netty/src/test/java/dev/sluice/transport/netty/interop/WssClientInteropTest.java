@@ -1,7 +1,7 @@
 package dev.sluice.transport.netty.interop;
 
 import dev.sluice.core.transport.ClientTransport;
-import dev.sluice.transport.netty.TestPki;
+import dev.sluice.testkit.TestPki;
 import dev.sluice.transport.netty.TlsClient;
 import dev.sluice.transport.netty.WebsocketClientTransport;
 import io.netty.handler.ssl.ClientAuth;

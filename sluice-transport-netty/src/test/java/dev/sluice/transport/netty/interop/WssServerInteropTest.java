@@ -1,7 +1,7 @@
 package dev.sluice.transport.netty.interop;
 
 import dev.sluice.core.transport.ServerTransport;
-import dev.sluice.transport.netty.TestPki;
+import dev.sluice.testkit.TestPki;
 import dev.sluice.transport.netty.TlsServer;
 import dev.sluice.transport.netty.WebsocketServerTransport;
 import io.netty.handler.ssl.SslContext;

@@ -1,4 +1,4 @@
-package dev.sluice.transport.netty;
+package dev.sluice.testkit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,5 +1,6 @@
 // The page that `sluice echo-server` serves at / when it listens on WebSocket: rsocket-js in the browser, talking
-// to the echo service on the same host and port (path /rsocket). It runs two interactions and writes what happened
+// to the echo service on the same host and port, on the WebSocket path that the server wrote into the page's
+// <meta name="sluice-websocket-path"> (/rsocket unless the address names another). It runs two interactions and writes what happened
 // into <pre id="results"> as JSON, for a person to read and for scripts/check-browser.sh to check:
 //   - request-response: sends data and metadata, shows the echo;
 //   - request-stream with backpressure: asks for `batch` elements at a time, waits `pauseMs` after each batch before
@@ -13,8 +14,9 @@ import {RSocketClient, Utf8Encoders} from 'rsocket-core';
 import RSocketWebSocketClient from 'rsocket-websocket-client';
 
 const params = new URLSearchParams(window.location.search);
-const url = params.get('url')
-  || (window.location.protocol === 'https:' ? 'wss://' : 'ws://') + window.location.host + '/rsocket';
+const pathMeta = document.querySelector('meta[name="sluice-websocket-path"]');
+const url = params.get('url') || (window.location.protocol === 'https:' ? 'wss://' : 'ws://') + window.location.host
+  + (pathMeta && pathMeta.content ? pathMeta.content : '/rsocket');
 const total = positive('total', 20);
 const batch = positive('batch', 5);
 const pauseMs = positive('pauseMs', 300);

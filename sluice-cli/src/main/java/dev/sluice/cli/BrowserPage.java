@@ -4,6 +4,7 @@ import dev.sluice.transport.netty.WebsocketServerTransport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The browser page of {@code sluice echo-server} on a WebSocket address: {@code GET /} answers a page whose script
@@ -26,11 +27,29 @@ final class BrowserPage {
     private BrowserPage() {
     }
 
-    /** Adds the page and its script to {@code transport}, beside its WebSocket endpoint; returns it. */
+    /** What the page says its script connects to, in index.html: replaced by the transport's own path. */
+    private static final String PATH_META = "<meta name=\"sluice-websocket-path\" content=\"/rsocket\">";
+
+    /**
+     * Adds the page and its script to {@code transport}, beside its WebSocket endpoint; returns it. Call it once the
+     * transport's {@linkplain WebsocketServerTransport#path path} is set: the page is told that path.
+     */
     static WebsocketServerTransport addTo(WebsocketServerTransport transport) {
         return transport
-            .page(PATH, "text/html; charset=utf-8", Files.HTML)
+            .page(PATH, "text/html; charset=utf-8", html(transport.path()))
             .page(SCRIPT_PATH, "text/javascript; charset=utf-8", Files.SCRIPT);
+    }
+
+    /** index.html, telling the script to connect to {@code websocketPath}. */
+    static byte[] html(String websocketPath) {
+        String html = new String(Files.HTML, StandardCharsets.UTF_8);
+        if (!html.contains(PATH_META)) {
+            throw new IllegalStateException("the browser page's index.html has no " + PATH_META);
+        }
+        // A path may hold '&', '"', '<' and '>' (not spaces, quotes of other kinds are fine in a quoted attribute).
+        String escaped = websocketPath.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;")
+            .replace(">", "&gt;");
+        return html.replace(PATH_META, PATH_META.replace("/rsocket", escaped)).getBytes(StandardCharsets.UTF_8);
     }
 
     /** Read on first use, so that a TCP echo server never loads them. */

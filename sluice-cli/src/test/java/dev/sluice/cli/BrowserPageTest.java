@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 /**
  * The echo server's browser page is in the jar and served beside the WebSocket endpoint: the page at {@code /} loads
@@ -32,6 +33,7 @@ class BrowserPageTest {
             assertThat(page.statusCode()).isEqualTo(200);
             assertThat(page.headers().firstValue("content-type")).hasValue("text/html; charset=utf-8");
             assertThat(page.body()).contains("<pre id=\"results\">")
+                .contains("<meta name=\"sluice-websocket-path\" content=\"/rsocket\">")
                 .contains("<script src=\"" + BrowserPage.SCRIPT_PATH.substring(1) + "\"></script>");
 
             HttpResponse<String> script = http.send(get(server, BrowserPage.SCRIPT_PATH),
@@ -49,5 +51,28 @@ class BrowserPageTest {
     private static HttpRequest get(CloseableServer server, String path) {
         return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).timeout(TIMEOUT)
             .build();
+    }
+
+    @Test
+    void thePageIsToldTheWebsocketPathOfItsServer() {
+        String html = new String(BrowserPage.html("/custom/rs&x\"y"), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(html).contains("<meta name=\"sluice-websocket-path\" content=\"/custom/rs&amp;x&quot;y\">")
+            .doesNotContain("content=\"/rsocket\"");
+    }
+
+    @Test
+    void echoServerOnAWebsocketAddressServesThePageAtItsPath() throws Exception {
+        EchoServerCommand cmd = new EchoServerCommand();
+        new CommandLine(cmd).parseArgs("--address", "ws://127.0.0.1:0/echo");
+        CloseableServer server = cmd.start();
+        try {
+            HttpResponse<String> page = HttpClient.newBuilder().connectTimeout(TIMEOUT).build()
+                .send(get(server, "/"), HttpResponse.BodyHandlers.ofString());
+            assertThat(page.statusCode()).isEqualTo(200);
+            assertThat(page.body()).contains("<meta name=\"sluice-websocket-path\" content=\"/echo\">");
+        } finally {
+            server.dispose();
+            server.onClose().block(TIMEOUT);
+        }
     }
 }

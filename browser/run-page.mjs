@@ -3,7 +3,8 @@
 // line of JSON on stdout. Used by scripts/check-browser.sh, which checks that JSON.
 //
 // Usage: node run-page.mjs URL [timeoutMs]
-// Environment: CHROMIUM (default /usr/bin/chromium), CHROMIUM_PROFILE (a new empty directory for the profile).
+// Environment: CHROMIUM (default /usr/bin/chromium), CHROMIUM_PROFILE (a new empty directory for the profile),
+// CHROMIUM_ARGS (more flags, separated by spaces, such as --ignore-certificate-errors-spki-list=HASH).
 // Exits 1 with one line on stderr when the page does not finish in time or the browser fails.
 import {chromium} from 'playwright-core';
 
@@ -15,7 +16,7 @@ if (!url) {
 const timeout = Number(timeoutArg || 30000);
 // The flags that work on a machine with a closed network: no background connections, no sandbox as root.
 const args = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync'];
+  '--disable-component-update', '--disable-sync'].concat((process.env.CHROMIUM_ARGS || '').split(' ').filter(a => a));
 
 let context;
 try {

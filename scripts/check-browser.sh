@@ -5,10 +5,12 @@
 #   2. request-stream with backpressure: the page asked in batches (request(n)), received exactly the elements it
 #      asked for, each the payload it sent, none while it held off asking and none after it cancelled.
 #
-# Steps: builds the CLI (mvn package of sluice-cli and what it needs; no install), starts `sluice echo-server
-# --address ws://127.0.0.1:PORT/rsocket` on a free loopback port, opens http://127.0.0.1:PORT/ with playwright-core
-# driving the system's Chromium (browser/run-page.mjs), checks the results, stops the server. Exits non-zero with a
-# one-line reason on any failure.
+# Steps: builds the CLI (mvn package of sluice-cli and what it needs; no install), then twice, once with
+# `sluice echo-server --address ws://127.0.0.1:PORT/rsocket` and once with `wss://` (a certificate for 127.0.0.1 made
+# on the spot with openssl, which Chromium is told to accept by its key's hash, --ignore-certificate-errors-spki-list):
+# starts the server on a free loopback port, opens http(s)://127.0.0.1:PORT/ with playwright-core driving the
+# system's Chromium (browser/run-page.mjs), checks the results, stops the server. Exits non-zero with a one-line
+# reason on any failure.
 #
 # Installs Debian's `chromium` package if no Chromium is on PATH (needs root and apt-get), and browser/'s npm packages
 # (npm ci, from browser/package-lock.json) if they are not there; needs Java 17, Maven, Node.js and npm.
@@ -61,7 +63,7 @@ fi
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/check-browser.XXXXXX")"
 server_pid=""
-cleanup() {
+stop_server() {
     if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
         kill "$server_pid" 2>/dev/null || true
         # The server drains for up to its --drain-timeout (1 s here) before it exits.
@@ -71,27 +73,37 @@ cleanup() {
         done
         kill -9 "$server_pid" 2>/dev/null || true
     fi
+    server_pid=""
+}
+cleanup() {
+    stop_server
     rm -rf "$work" "$build_log"
 }
 trap cleanup EXIT
 
-port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
-java -jar "$jar" echo-server --address "ws://127.0.0.1:$port/rsocket" --drain-timeout 1s >"$work/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 1 300); do
-    grep -q "echo-server listening on" "$work/server.log" && break
-    kill -0 "$server_pid" 2>/dev/null || fail "echo-server exited at start: $(tail -n 1 "$work/server.log")"
-    sleep 0.1
-done
-grep -q "echo-server listening on" "$work/server.log" || fail "echo-server did not start within 30 s"
+# check SCHEME [echo-server TLS options...]: one run of the page against a new echo server.
+check() {
+    local scheme="$1" page_scheme=http dir="$work/$1" port
+    shift
+    [ "$scheme" = wss ] && page_scheme=https
+    mkdir -p "$dir/profile"
+    port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+    java -jar "$jar" echo-server --address "$scheme://127.0.0.1:$port/rsocket" --drain-timeout 1s "$@" \
+        >"$dir/server.log" 2>&1 &
+    server_pid=$!
+    for _ in $(seq 1 300); do
+        grep -q "echo-server listening on" "$dir/server.log" && break
+        kill -0 "$server_pid" 2>/dev/null || fail "$scheme: echo-server exited at start: $(tail -n 1 "$dir/server.log")"
+        sleep 0.1
+    done
+    grep -q "echo-server listening on" "$dir/server.log" || fail "$scheme: echo-server did not start within 30 s"
 
-mkdir "$work/profile"
-if ! CHROMIUM="$browser" CHROMIUM_PROFILE="$work/profile" node "$root/browser/run-page.mjs" \
-    "http://127.0.0.1:$port/" 30000 >"$work/results.json" 2>"$work/page.err"; then
-    fail "$(tail -n 1 "$work/page.err")"
-fi
-
-python3 - "$work/results.json" <<'PY'
+    if ! CHROMIUM="$browser" CHROMIUM_PROFILE="$dir/profile" CHROMIUM_ARGS="${chromium_args:-}" \
+        node "$root/browser/run-page.mjs" "$page_scheme://127.0.0.1:$port/" 30000 >"$dir/results.json" \
+        2>"$dir/page.err"; then
+        fail "$scheme: $(tail -n 1 "$dir/page.err")"
+    fi
+    python3 - "$dir/results.json" <<'PY'
 import json
 import sys
 
@@ -134,10 +146,24 @@ print('OK check-browser: Chromium %s, rsocket-js over %s: request-response echoe
                            ' + '.join(str(n) for n in s['requests']), s['requested'], s['received'],
                            s['elements'][0], s['pauseMs']))
 PY
-# The server saw them too: its counters line names one request-response and one request-stream.
-for _ in $(seq 1 30); do
-    grep -q "request-response=1 request-stream=1" "$work/server.log" && break
-    sleep 0.1
-done
-grep -q "request-response=1 request-stream=1" "$work/server.log" \
-    || fail "the echo server did not log request-response=1 request-stream=1: $(tail -n 1 "$work/server.log")"
+
+    # The server saw them too: its counters line names one request-response and one request-stream.
+    for _ in $(seq 1 30); do
+        grep -q "request-response=1 request-stream=1" "$dir/server.log" && break
+        sleep 0.1
+    done
+    grep -q "request-response=1 request-stream=1" "$dir/server.log" \
+        || fail "$scheme: the echo server did not log request-response=1 request-stream=1: $(tail -n 1 "$dir/server.log")"
+    stop_server
+}
+
+check ws
+
+command -v openssl >/dev/null 2>&1 || fail "no openssl on PATH (it makes the wss:// run's certificate)"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=127.0.0.1 \
+    -addext subjectAltName=IP:127.0.0.1 -keyout "$work/key.pem" -out "$work/cert.pem" >/dev/null 2>&1 \
+    || fail "openssl could not make a certificate for the wss:// run"
+spki="$(openssl x509 -in "$work/cert.pem" -pubkey -noout | openssl pkey -pubin -outform der \
+    | openssl dgst -sha256 -binary | base64)"
+chromium_args="--ignore-certificate-errors-spki-list=$spki" \
+    check wss --tls-cert "$work/cert.pem" --tls-key "$work/key.pem"

@@ -114,10 +114,10 @@ class SecureExitCodesTest {
         Object[][] rows = {
             // command, exit code, what the output says, arguments after the command
             {"load", 1, "sluice load: " + plaintextFormOf(tls) + " refused the connection: REJECTED_SETUP this server"
-                + " requires TLS",
+                    + " requires TLS",
                 new String[] {"--target", plaintextFormOf(tls)}},
             {"load", 1, "sluice load: cannot connect to 127.0.0.1:" + port(tls)
-                + ": TLS handshake failed: certificate not trusted: issuer CN=Test CA is not a trusted CA",
+                    + ": TLS handshake failed: certificate not trusted: issuer CN=Test CA is not a trusted CA",
                 new String[] {"--target", tls, "--tls-ca", cert(otherCa)}},
             {"load", 1, "TLS handshake failed: certificate expired at ",
                 new String[] {"--target", expired, "--tls-ca", caFile}},
@@ -148,7 +148,7 @@ class SecureExitCodesTest {
             {"upload", 0, "uploaded", new String[] {"--target", files, "--tls-ca", caFile, "--auth-token-file",
                 dir.resolve("token").toString(), dir.resolve("up.txt").toString()}},
             {"upload", 1, "sluice upload: " + files + " refused the connection: REJECTED_SETUP authentication"
-                + " failed", new String[] {"--target", files, "--tls-ca", caFile, "--auth-token-file",
+                    + " failed", new String[] {"--target", files, "--tls-ca", caFile, "--auth-token-file",
                     dir.resolve("wrong-token").toString(), dir.resolve("up.txt").toString()}},
             {"download", 0, "downloaded", new String[] {"--target", files, "--tls-ca", caFile, "--auth-token-file",
                 dir.resolve("token").toString(), "up.txt", "--output", dir.resolve("down.txt").toString()}},
@@ -180,7 +180,7 @@ class SecureExitCodesTest {
             {"--address tls://127.0.0.1:0 serves TLS: it needs --tls-cert FILE and --tls-key FILE",
                 "echo-server", "--address", "tls://127.0.0.1:0"},
             {"--address tls://127.0.0.1:0 serves TLS: it needs --tls-cert FILE and --tls-key FILE (--tls-key is"
-                + " missing)", "server", "--address", "tls://127.0.0.1:0", "--tls-cert", cert(server)},
+                    + " missing)", "server", "--address", "tls://127.0.0.1:0", "--tls-cert", cert(server)},
             {"--tls-cert needs a tls:// or wss:// --address, got 'tcp://127.0.0.1:0' (plaintext)",
                 "echo-server", "--address", "127.0.0.1:0", "--tls-cert", cert(server), "--tls-key", key(server)},
             {"--tls-client-ca needs a tls:// or wss:// --address, got 'unix:/tmp/x.sock' (plaintext)",

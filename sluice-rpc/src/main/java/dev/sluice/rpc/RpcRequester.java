@@ -26,11 +26,15 @@ public final class RpcRequester {
     private final RSocket rsocket;
     private final ByteBufAllocator allocator;
 
-    /** A requester sending over {@code rsocket}, encoding into the default allocator's buffers. */
+    /** A requester sending over {@code rsocket}, encoding large messages into the default allocator's buffers. */
     public RpcRequester(RSocket rsocket) {
         this(rsocket, ByteBufAllocator.DEFAULT);
     }
 
+    /**
+     * A requester sending over {@code rsocket}, encoding messages over 8 KiB into {@code allocator}'s buffers
+     * (smaller ones go into heap arrays, which cost less than a pooled buffer's allocate and free).
+     */
     public RpcRequester(RSocket rsocket, ByteBufAllocator allocator) {
         if (rsocket == null || allocator == null) {
             throw new IllegalArgumentException("rsocket and allocator must not be null");
@@ -42,7 +46,7 @@ public final class RpcRequester {
     /** A unary call: REQUEST_RESPONSE. */
     public <Q extends MessageLite, R extends MessageLite> Mono<R> unary(RpcMethod<Q, R> method, Q request,
                                                                         RpcMetadata metadata) {
-        return new UnaryCall<>(rsocket, () -> opening(method, request, metadata), p -> decodeAndRelease(method, p));
+        return new UnaryCall<>(this, method, request, metadata);
     }
 
     /** A fire-and-forget call: REQUEST_FNF; completes once the request is handed to the connection. */
@@ -98,8 +102,12 @@ public final class RpcRequester {
         });
     }
 
+    RSocket rsocket() {
+        return rsocket;
+    }
+
     /** The first (or only) payload of a call: the request, and the route with the per-call metadata. */
-    private Payload opening(RpcMethod<?, ?> method, MessageLite request, RpcMetadata metadata) {
+    Payload opening(RpcMethod<?, ?> method, MessageLite request, RpcMetadata metadata) {
         if (request == null) {
             throw new IllegalArgumentException("request of " + method.fullName() + " is null");
         }
@@ -139,7 +147,7 @@ public final class RpcRequester {
         }
     }
 
-    private static <R extends MessageLite> R decodeAndRelease(RpcMethod<?, R> method, Payload payload) {
+    static <R extends MessageLite> R decodeAndRelease(RpcMethod<?, R> method, Payload payload) {
         try {
             return ProtobufCodec.decode(payload.dataBuffer(), payload.dataIndex(), payload.dataLength(),
                 method.responseParser());

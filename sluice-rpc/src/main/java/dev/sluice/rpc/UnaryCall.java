@@ -2,9 +2,6 @@ package dev.sluice.rpc;
 
 import com.google.protobuf.MessageLite;
 import dev.sluice.core.Payload;
-import dev.sluice.core.RSocket;
-import java.util.function.Function;
-import java.util.function.Supplier;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Mono;
@@ -12,52 +9,51 @@ import reactor.core.publisher.Operators;
 import reactor.util.context.Context;
 
 /**
- * One unary call as a single object: the {@code Mono} the caller subscribes to, the subscriber of the
- * connection's request-response and the subscription handed to the caller. It does what
- * {@code Mono.defer(...).map(decode).onErrorMap(toStatus)} did, without three operators and their subscribers per
- * call, and with two call levels fewer between the read loop and the caller.
+ * One unary call: the {@code Mono} the caller subscribes to, holding the call's parts, and per subscription one
+ * {@link Answer}, the subscriber of the connection's request-response and the subscription handed to the caller.
+ * It does what {@code Mono.defer(...).map(decode).onErrorMap(toStatus)} did, without three operators, their
+ * subscribers and two capturing lambdas per call, and with fewer call levels between the read loop and the caller.
  *
  * <p>The request is encoded when subscribed (each subscription is a new call, so resubscribing retries); the
  * answer is decoded and its payload released before the caller sees the message; every failure reaches the caller
  * as an {@link RpcException}.
  */
-final class UnaryCall<R extends MessageLite> extends Mono<R> {
+final class UnaryCall<Q extends MessageLite, R extends MessageLite> extends Mono<R> {
 
-    private final RSocket rsocket;
-    /** Encodes the request (and its route) when subscribed; throws what the caller should see. */
-    private final Supplier<Payload> request;
-    private final Function<Payload, R> decodeAndRelease;
+    private final RpcRequester requester;
+    private final RpcMethod<Q, R> method;
+    private final Q request;
+    private final RpcMetadata metadata;
 
-    UnaryCall(RSocket rsocket, Supplier<Payload> request, Function<Payload, R> decodeAndRelease) {
-        this.rsocket = rsocket;
+    UnaryCall(RpcRequester requester, RpcMethod<Q, R> method, Q request, RpcMetadata metadata) {
+        this.requester = requester;
+        this.method = method;
         this.request = request;
-        this.decodeAndRelease = decodeAndRelease;
+        this.metadata = metadata;
     }
 
     @Override
     public void subscribe(CoreSubscriber<? super R> actual) {
-        Payload payload;
         Mono<Payload> call;
         try {
-            payload = request.get();
-            call = rsocket.requestResponse(payload);
+            call = requester.rsocket().requestResponse(requester.opening(method, request, metadata));
         } catch (Throwable t) {
             Operators.error(actual, StatusErrors.fromCall(t));
             return;
         }
-        call.subscribe(new Answer<>(actual, decodeAndRelease));
+        call.subscribe(new Answer<>(method, actual));
     }
 
     /** Between the connection's answer and the caller. */
-    private static final class Answer<R> implements CoreSubscriber<Payload>, Subscription {
+    private static final class Answer<R extends MessageLite> implements CoreSubscriber<Payload>, Subscription {
+        private final RpcMethod<?, R> method;
         private final CoreSubscriber<? super R> actual;
-        private final Function<Payload, R> decodeAndRelease;
         private Subscription upstream;
         private boolean done;
 
-        Answer(CoreSubscriber<? super R> actual, Function<Payload, R> decodeAndRelease) {
+        Answer(RpcMethod<?, R> method, CoreSubscriber<? super R> actual) {
+            this.method = method;
             this.actual = actual;
-            this.decodeAndRelease = decodeAndRelease;
         }
 
         @Override
@@ -81,7 +77,7 @@ final class UnaryCall<R extends MessageLite> extends Mono<R> {
             }
             R message;
             try {
-                message = decodeAndRelease.apply(payload);
+                message = RpcRequester.decodeAndRelease(method, payload);
             } catch (Throwable t) {
                 done = true;
                 upstream.cancel();

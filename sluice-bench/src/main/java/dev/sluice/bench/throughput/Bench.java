@@ -1,16 +1,25 @@
 package dev.sluice.bench.throughput;
 
+import dev.sluice.bench.throughput.internal.BenchPki;
 import dev.sluice.bench.throughput.internal.MachineInfo;
 import dev.sluice.bench.throughput.internal.MarkdownSections;
+import dev.sluice.bench.throughput.internal.ScratchDir;
+import dev.sluice.transport.netty.TlsServer;
 import java.io.File;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -28,6 +37,7 @@ public final class Bench {
 
     private static final String SECTION_THROUGHPUT = "sluice-bench throughput";
     private static final String SECTION_LATENCY = "sluice-bench latency";
+    private static final String SECTION_TRANSPORTS = "sluice-bench transports";
     /** A cell's cost beyond warm-up and measurement, for the estimate: two JVM starts and the handshakes. */
     private static final int CELL_OVERHEAD_SECONDS = 4;
 
@@ -64,12 +74,49 @@ public final class Bench {
         String launcher = System.getProperty("sluice.bench.launcher",
             "java -cp " + classpath + " " + Bench.class.getName());
         String command = launcher + (args.length == 0 ? "" : " " + quote(args));
-        CellRunner runner = new CellRunner(o, logs, java, classpath, out);
-
         List<Cell> cells = plan(o, out);
+        boolean tls = cells.stream().anyMatch(c -> c.transport() == Transport.TLS);
+        boolean unix = cells.stream().anyMatch(c -> c.transport() == Transport.UNIX);
+        // Made for this run and removed at its end (or at exit, whatever ends it).
+        ScratchDir certificates = null;
+        ScratchDir sockets = null;
+        int status;
+        try {
+            certificates = tls ? ScratchDir.create("sluice-bench-tls-") : null;
+            sockets = unix ? ScratchDir.create("sluice-bench-sock-") : null;
+            if (certificates != null) {
+                BenchPki.write(certificates.path());
+                out.println("TLS: a CA and a certificate for 127.0.0.1 made for this run in " + certificates.path()
+                    + "; provider: " + tlsProvider(o));
+            }
+            CellRunner.RunFiles files = new CellRunner.RunFiles(certificates == null ? null : certificates.path(),
+                sockets == null ? null : sockets.path(), o.transportRun());
+            status = run(o, cells, new CellRunner(o, logs, java, classpath, out, files), logs, command, out);
+        } catch (IOException e) {
+            // A file of the run (certificates, the report) could not be written: one line, as for any run failure.
+            System.err.println("bench: " + ioMessage(e));
+            status = 1;
+        } catch (UncheckedIOException e) {
+            System.err.println("bench: " + ioMessage(e.getCause()));
+            status = 1;
+        } finally {
+            if (certificates != null) {
+                certificates.close();
+            }
+            if (sockets != null) {
+                sockets.close();
+            }
+        }
+        System.exit(status);
+    }
+
+    /** Runs {@code cells} (and the latency runs), prints and writes the report; returns the exit status. */
+    private static int run(BenchOptions o, List<Cell> cells, CellRunner runner, Path logs, String command,
+            PrintStream out) throws Exception {
         int perCell = o.warmupSeconds() + o.seconds() + CELL_OVERHEAD_SECONDS;
         int latencyCells = o.latencyPercents().isEmpty() ? 0 : (int) cells.stream()
-            .filter(c -> c.interaction() == Interaction.RESPONSE).count() * o.latencyPercents().size();
+            .filter(c -> c.interaction() == Interaction.RESPONSE && c.transport() == Transport.TCP).count()
+            * o.latencyPercents().size();
         out.printf("sluice bench: %d cells%s, about %d min; JVM logs in %s%n", cells.size(),
             latencyCells == 0 ? "" : " + " + latencyCells + " latency runs",
             Math.round((cells.size() + latencyCells) * perCell / 60.0), logs);
@@ -88,53 +135,60 @@ public final class Bench {
             }
         }
 
-        String throughput = BenchReport.throughputTable(results);
-        String ratios = BenchReport.ratioTable(results);
-        String rpcRatios = BenchReport.rpcRatioTable(results);
-        String metricsRatios = BenchReport.metricsRatioTable(results);
+        // The comparison of stacks is over plaintext TCP; the other transports have tables of their own.
+        List<CellResult> tcp = results.stream().filter(r -> r.cell().transport() == Transport.TCP).toList();
+        boolean transportRun = o.transportRun();
+        String throughput = tcp.isEmpty() ? "" : BenchReport.throughputTable(tcp);
+        String ratios = BenchReport.ratioTable(tcp);
+        String rpcRatios = BenchReport.rpcRatioTable(tcp);
+        String metricsRatios = BenchReport.metricsRatioTable(tcp);
+        String transports = TransportReport.transportTable(results, o.transports());
+        String tlsRatios = TransportReport.tlsRatioTable(results);
         List<CellResult> all = new ArrayList<>(results);
         all.addAll(paced);
         String problems = BenchReport.problems(all);
-        out.println();
-        out.println("Throughput, msgs/s: median (min–max) of " + o.seconds() + " one-second figures");
-        out.print(throughput);
-        if (!ratios.isEmpty()) {
-            out.println();
-            out.println("Sluice / peer (medians)");
-            out.print(ratios);
-        }
-        if (!rpcRatios.isEmpty()) {
-            out.println();
-            out.println("Sluice RPC / peer (medians)");
-            out.print(rpcRatios);
-        }
-        if (!metricsRatios.isEmpty()) {
-            out.println();
-            out.println("Sluice with metrics / without (medians)");
-            out.print(metricsRatios);
-        }
-        if (!paced.isEmpty()) {
-            out.println();
-            out.println("Latency at fixed offered rates (from each request's due time)");
-            out.print(BenchReport.latencyTable(paced));
-        }
-        if (!problems.isEmpty()) {
-            out.println();
-            out.println("Problems");
-            out.print(problems);
-        }
+        Map<String, String> console = new LinkedHashMap<>();
+        console.put("Throughput over plaintext TCP, msgs/s: median (min–max) of " + o.seconds()
+            + " one-second figures", throughput);
+        console.put("Sluice / peer (medians)", ratios);
+        console.put("Sluice RPC / peer (medians)", rpcRatios);
+        console.put("Sluice with metrics / without (medians)", metricsRatios);
+        console.put("Per transport, msgs/s: median (min–max), and · the median over plaintext TCP's", transports);
+        console.put("With TLS on for every stack: Sluice / peer (medians)", tlsRatios);
+        console.put("Latency at fixed offered rates (from each request's due time)",
+            paced.isEmpty() ? "" : BenchReport.latencyTable(paced));
+        console.put("Problems", problems);
+        console.forEach((title, table) -> {
+            if (!table.isEmpty()) {
+                out.println();
+                out.println(title);
+                out.print(table);
+            }
+        });
 
         String context = BenchReport.context(machine, runner.jvmOptions(), o, command, when);
-        String body = "## Throughput\n\n" + context + "\n" + BenchReport.CONFIGURATIONS + "\n"
-            + "Messages per second, median (min–max):\n\n" + throughput
-            + (ratios.isEmpty() ? "" : "\nSluice's median over each peer's, against the issue's targets:\n\n"
-                + ratios)
-            + (rpcRatios.isEmpty() ? "" : "\nSluice RPC's median over grpc-java's with the same `.proto`, and over raw"
-                + " Sluice's on the same cell, against the issue's targets:\n\n" + rpcRatios)
-            + (metricsRatios.isEmpty() ? "" : "\nSluice with metrics on (`sluice-micrometer`, a Prometheus registry)"
-                + " over Sluice without, on the same cell:\n\n" + metricsRatios)
-            + (problems.isEmpty() ? "" : "\nProblems seen in this run:\n\n" + problems);
-        MarkdownSections.write(o.out(), "Benchmarks", SECTION_THROUGHPUT, body);
+        if (transportRun) {
+            MarkdownSections.write(o.out(), "Benchmarks", SECTION_TRANSPORTS, "### The last transport run\n\n" + context
+                + "- Transports: " + String.join(", ", o.transports().stream().map(Transport::label).toList())
+                + ".\n- " + TransportReport.setup(tlsProvider(o)) + "\n"
+                + (transports.isEmpty() ? "" : "\nMessages per second, median (min–max), and · the median over the same"
+                    + " cell's over plaintext TCP in this run, against the issue's targets for Sluice:\n\n"
+                    + transports)
+                + (tlsRatios.isEmpty() ? "" : "\nWith TLS on for every stack, Sluice's median over each peer's,"
+                    + " against the issue's targets:\n\n" + tlsRatios)
+                + (problems.isEmpty() ? "" : "\nProblems seen in this run:\n\n" + problems));
+        } else {
+            String body = "## Throughput\n\n" + context + "\n" + BenchReport.CONFIGURATIONS + "\n"
+                + "Messages per second, median (min–max):\n\n" + throughput
+                + (ratios.isEmpty() ? "" : "\nSluice's median over each peer's, against the issue's targets:\n\n"
+                    + ratios)
+                + (rpcRatios.isEmpty() ? "" : "\nSluice RPC's median over grpc-java's with the same `.proto`, and over"
+                    + " raw Sluice's on the same cell, against the issue's targets:\n\n" + rpcRatios)
+                + (metricsRatios.isEmpty() ? "" : "\nSluice with metrics on (`sluice-micrometer`, a Prometheus"
+                    + " registry) over Sluice without, on the same cell:\n\n" + metricsRatios)
+                + (problems.isEmpty() ? "" : "\nProblems seen in this run:\n\n" + problems);
+            MarkdownSections.write(o.out(), "Benchmarks", SECTION_THROUGHPUT, body);
+        }
         if (!paced.isEmpty()) {
             String latency = "## Latency under load\n\n" + context + "- Offered rates: "
                 + o.latencyPercents().stream().map(p -> p + "%").collect(Collectors.joining(", "))
@@ -144,26 +198,37 @@ public final class Bench {
             MarkdownSections.write(o.out(), "Benchmarks", SECTION_LATENCY, latency);
         }
         out.println();
-        out.println("Report written to " + o.out().toAbsolutePath());
+        out.println("Report written to " + o.out().toAbsolutePath()
+            + (transportRun ? " (section \"" + SECTION_TRANSPORTS + "\")" : ""));
         boolean allOk = all.stream().allMatch(CellResult::ok);
         if (o.json()) {
             System.out.println(BenchJson.render(machine, when, command, allOk ? 0 : 1, o.out(), all));
             System.out.flush();
         }
-        System.exit(allOk ? 0 : 1);
+        return allOk ? 0 : 1;
     }
 
-    /** Every selected cell an implementation implements, grouped by interaction and size. */
+    /**
+     * Every selected cell an implementation implements over every selected transport it runs over, grouped by
+     * interaction and size, a cell's transports one after the other (so that their ratios compare runs close in
+     * time); prints what it skips and why.
+     */
     static List<Cell> plan(BenchOptions o, PrintStream out) {
         List<Cell> cells = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
         for (Interaction interaction : o.interactions()) {
             for (int size : o.sizes()) {
                 for (Impl impl : o.impls()) {
-                    if (impl.implementsInteraction(interaction)) {
-                        cells.add(Cell.max(impl, interaction, size));
-                    } else if (size == o.sizes().get(0)) {
-                        skipped.add(impl.label() + " " + interaction.label());
+                    if (!impl.implementsInteraction(interaction)) {
+                        if (size == o.sizes().get(0)) {
+                            skipped.add(impl.label() + " " + interaction.label());
+                        }
+                        continue;
+                    }
+                    for (Transport t : o.transports()) {
+                        if (impl.runsOver(t)) {
+                            cells.add(Cell.max(impl, interaction, size, t));
+                        }
                     }
                 }
             }
@@ -172,25 +237,53 @@ public final class Bench {
             // grpc-java has no such interactions, and the floor only moves stream and request-response bytes.
             out.println("not in the comparison, skipped: " + String.join(", ", skipped));
         }
+        List<String> notOver = new ArrayList<>();
+        for (Impl impl : o.impls()) {
+            List<String> missing = o.transports().stream().filter(t -> !impl.runsOver(t)).map(Transport::option)
+                .toList();
+            if (!missing.isEmpty()) {
+                notOver.add(impl.label() + " over " + String.join(", ", missing) + " (its benchmark mains run "
+                    + String.join(", ", impl.transports().stream().map(Transport::option).toList()) + ")");
+            }
+        }
+        if (!notOver.isEmpty()) {
+            out.println("transports not implemented, skipped: " + String.join("; ", notOver));
+        }
         return cells;
     }
 
-    /** The latency runs: each finished request-response cell at each percentage of its median. */
+    /** The latency runs: each finished request-response cell over TCP at each percentage of its median. */
     static List<Cell> pacedCells(List<CellResult> results, List<Integer> percents) {
         List<Cell> cells = new ArrayList<>();
         for (CellResult r : results) {
             Cell c = r.cell();
-            if (c.interaction() != Interaction.RESPONSE || !r.ok()) {
+            if (c.interaction() != Interaction.RESPONSE || c.transport() != Transport.TCP || !r.ok()) {
                 continue;
             }
             for (int p : percents) {
                 long rate = Math.round(r.summary().median() * p / 100.0);
                 if (rate > 0) {
-                    cells.add(new Cell(c.impl(), c.interaction(), c.size(), rate));
+                    cells.add(new Cell(c.impl(), c.interaction(), c.size(), rate, Transport.TCP));
                 }
             }
         }
         return cells;
+    }
+
+    /** An I/O failure in one line: the file and the reason, which the JDK's own messages leave out. */
+    static String ioMessage(IOException e) {
+        if (e instanceof NoSuchFileException f) {
+            return "cannot write " + f.getFile() + ": no such file or directory";
+        }
+        if (e instanceof AccessDeniedException f) {
+            return "cannot write " + f.getFile() + ": permission denied";
+        }
+        return e.getMessage();
+    }
+
+    /** The TLS provider of the benchmark JVMs: this JVM's, unless their options turn OpenSSL off. */
+    private static String tlsProvider(BenchOptions o) {
+        return o.jvmArgs().contains("-Dsluice.transport.noOpenSsl=true") ? "JDK" : TlsServer.provider();
     }
 
     /** Why this machine cannot run the benchmark, or null. */

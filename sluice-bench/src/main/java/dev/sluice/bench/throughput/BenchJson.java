@@ -53,6 +53,7 @@ final class BenchJson {
         g.writeStringField("implementation", c.impl().option());
         g.writeStringField("interaction", c.interaction().option());
         g.writeNumberField("payloadBytes", c.size());
+        g.writeStringField("transport", c.transport().option());
         if (c.paced()) {
             g.writeNumberField("offeredRate", c.rate());
         } else {

@@ -18,10 +18,20 @@ import picocli.CommandLine.Spec;
  * @param latencyPercents offered rates of the latency runs, in percent of each cell's measured maximum; empty when
  *                        {@code --latency} is off
  * @param json            print one JSON summary on stdout instead of the tables
+ * @param transports      what every cell runs over, in order; {@code [TCP]} is the plain comparison
  */
-record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integer> sizes, int warmupSeconds,
+record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integer> sizes, List<Transport> transports,
+        int warmupSeconds,
         int seconds, Path out, List<Integer> latencyPercents, int window, int demand, int pacedMaxInFlight,
         int serverCpu, int clientCpu, String heap, List<String> jvmArgs, Path logs, boolean help, boolean json) {
+
+    /**
+     * Whether this is a transport run: any transport but plaintext TCP alone. It writes the report's transport section
+     * instead of its throughput section, and has smaller defaults.
+     */
+    boolean transportRun() {
+        return !transports.equals(List.of(Transport.TCP));
+    }
 
     /**
      * Parses the driver's arguments.
@@ -49,44 +59,69 @@ record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integ
         customSynopsis = {"bin/sluice bench [options]",
             "   (or java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.throughput.Bench [options])"},
         description = {"",
-            "Runs every selected cell {implementation} x {interaction} x {payload size}: a server JVM pinned to one"
-                + " core and a client JVM pinned to the other (taskset, -XX:ActiveProcessorCount=1), a warm-up,"
+            "Runs every selected cell {implementation} x {interaction} x {payload size} x {transport}: a server JVM"
+                + " pinned to one core and a client JVM pinned to the other (taskset, -XX:ActiveProcessorCount=1), a"
+                + " warm-up,"
                 + " then one throughput figure per second; prints the median and min-max per cell and Sluice's"
                 + " ratios to each peer, and writes them to a Markdown file.",
             ""})
     static final class Line {
 
+        private static final List<String> DEFAULT_IMPLS = List.of("sluice", "rsocket-java", "grpc-java", "netty-floor");
+        private static final List<String> DEFAULT_INTERACTIONS = List.of("stream", "response", "channel", "fnf");
+        /*
+         * A transport run multiplies the cells by up to four: without the floor (TCP only), the channel and
+         * fire-and-forget (no target over other transports) and with shorter cells, tcp,tls,unix,ws is 32 cells of
+         * 24 s, about 13 minutes, instead of 60 of 49 s.
+         */
+        private static final List<String> TRANSPORT_RUN_IMPLS = List.of("sluice", "rsocket-java", "grpc-java");
+        private static final List<String> TRANSPORT_RUN_INTERACTIONS = List.of("stream", "response");
+        private static final long TRANSPORT_RUN_SECONDS = 10;
+
         @Option(names = "--impl", paramLabel = "LIST", hideParamSyntax = true, split = ",",
-            description = "sluice,rsocket-java,grpc-java,netty-floor (the default); the RPC cells are sluice-rpc and"
-                + " grpc-proto (the same .proto on Sluice RPC and on grpc-java), with sluice for the RPC layer's cost;"
-                + " sluice-metrics is Sluice's server with metrics on, with sluice for their cost")
-        List<String> impls = new ArrayList<>(List.of("sluice", "rsocket-java", "grpc-java", "netty-floor"));
+            description = "sluice,rsocket-java,grpc-java,netty-floor (the default; in a transport run"
+                + " sluice,rsocket-java,grpc-java); the RPC cells are sluice-rpc and grpc-proto (the same .proto on"
+                + " Sluice RPC and on grpc-java), with sluice for the RPC layer's cost; sluice-metrics is Sluice's"
+                + " server with metrics on, with sluice for their cost")
+        List<String> impls;
 
         @Option(names = "--interaction", paramLabel = "LIST", hideParamSyntax = true, split = ",",
-            description = "stream,response,channel,fnf (default: all; grpc-java and the floor do stream and"
-                + " response only)")
-        List<String> interactions = new ArrayList<>(List.of("stream", "response", "channel", "fnf"));
+            description = "stream,response,channel,fnf (default: all; in a transport run stream,response);"
+                + " grpc-java and the floor do stream and response only")
+        List<String> interactions;
 
         @Option(names = "--size", paramLabel = "LIST", hideParamSyntax = true, split = ",",
             converter = WholeNumbers.Converter.class,
             description = "payload sizes in bytes (default: 4,140)")
         List<Long> sizes = new ArrayList<>(List.of(4L, 140L));
 
+        @Option(names = "--transport", paramLabel = "LIST", hideParamSyntax = true, split = ",",
+            description = "tcp,tls,unix,ws: runs every selected cell once per transport (default: tcp) and reports"
+                + " each transport's msgs/s and ratio to plaintext TCP, and Sluice's ratios to the peers with TLS on"
+                + " for every stack. Sluice runs them all, rsocket-java and grpc-java tcp and tls, the floor tcp;"
+                + " the others are skipped with the reason. TLS uses a CA and a certificate for 127.0.0.1 made for"
+                + " the run, Unix sockets a socket file in a temporary directory; both are removed at the end."
+                + " A transport run (anything but tcp alone) has smaller defaults, so that --transport"
+                + " tcp,tls,unix,ws takes about 13 minutes, and writes the report's transport section, leaving its"
+                + " throughput section as it was")
+        List<String> transports = new ArrayList<>(List.of("tcp"));
+
         @Option(names = "--warmup", paramLabel = "S", converter = WholeNumbers.Converter.class,
-            description = "warm-up seconds per cell (default: 25)")
-        long warmup = 25;
+            description = "warm-up seconds per cell (default: 25; in a transport run 10)")
+        Long warmup;
 
         @Option(names = "--seconds", paramLabel = "N", converter = WholeNumbers.Converter.class,
-            description = "measured one-second figures per cell (default: 20)")
-        long seconds = 20;
+            description = "measured one-second figures per cell (default: 20; in a transport run 10)")
+        Long seconds;
 
         @Option(names = "--out", paramLabel = "FILE",
-            description = "Markdown report, its throughput (and latency) section replaced (default:"
-                + " docs/benchmarks.md)")
+            description = "Markdown report, its throughput (or transport) section replaced, and its latency"
+                + " section with --latency (default: docs/benchmarks.md)")
         Path out = Path.of("docs/benchmarks.md");
 
         @Option(names = "--latency",
-            description = "also run request-response at fixed offered rates and report p50/p99/p99.9")
+            description = "also run request-response at fixed offered rates and report p50/p99/p99.9 (over"
+                + " plaintext TCP only)")
         boolean latency;
 
         @Option(names = "--latency-rates", paramLabel = "LIST", hideParamSyntax = true, split = ",",
@@ -138,11 +173,23 @@ record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integ
         BenchOptions options() {
             List<Impl> impls = new ArrayList<>();
             List<Interaction> interactions = new ArrayList<>();
+            List<Transport> transports = new ArrayList<>();
+            boolean transportRun;
             try {
-                this.impls.forEach(s -> impls.add(Impl.parse(s)));
-                this.interactions.forEach(s -> interactions.add(Interaction.parse(s)));
+                this.transports.forEach(s -> transports.add(Transport.parse(s)));
+                transportRun = !distinct(transports).equals(List.of(Transport.TCP));
+                (this.impls != null ? this.impls : transportRun ? TRANSPORT_RUN_IMPLS : DEFAULT_IMPLS)
+                    .forEach(s -> impls.add(Impl.parse(s)));
+                (this.interactions != null ? this.interactions : transportRun ? TRANSPORT_RUN_INTERACTIONS
+                    : DEFAULT_INTERACTIONS).forEach(s -> interactions.add(Interaction.parse(s)));
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+            long warmup = this.warmup != null ? this.warmup : transportRun ? TRANSPORT_RUN_SECONDS : 25;
+            long seconds = this.seconds != null ? this.seconds : transportRun ? TRANSPORT_RUN_SECONDS : 20;
+            if (latency && !transports.contains(Transport.TCP)) {
+                throw new ParameterException(spec.commandLine(), "--latency runs over plaintext TCP only, so"
+                    + " --transport must include tcp, got '" + String.join(",", this.transports) + "'");
             }
             List<Integer> sizes = new ArrayList<>();
             for (long s : this.sizes) {
@@ -166,7 +213,7 @@ record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integ
                 throw new ParameterException(spec.commandLine(), "--heap must look like 1g or 512m, got '" + heap
                     + "'");
             }
-            return new BenchOptions(distinct(impls), distinct(interactions), distinct(sizes),
+            return new BenchOptions(distinct(impls), distinct(interactions), distinct(sizes), distinct(transports),
                 WholeNumbers.inRange(spec, "--warmup", warmup, 0, 3600),
                 WholeNumbers.inRange(spec, "--seconds", seconds, 1, 3600), out, distinct(percents),
                 WholeNumbers.inRange(spec, "--window", window, 1, 1 << 20),

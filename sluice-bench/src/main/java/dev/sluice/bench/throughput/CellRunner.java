@@ -3,6 +3,7 @@ package dev.sluice.bench.throughput;
 import dev.sluice.bench.throughput.internal.ChildJvm;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +14,8 @@ import java.util.concurrent.TimeUnit;
  * Runs one cell: the server JVM pinned to one core, waits for its {@code ready <port>}, the client JVM pinned to
  * the other, reads the client's per-second lines (printing progress) until {@code done}, then ends both and looks
  * for leak reports and exceptions in their output. Failures of a cell are reported in its result, not thrown.
+ * TLS cells get the run's certificate directory, Unix socket cells a new socket file in the run's socket directory
+ * (removed after the cell: a killed server leaves it behind).
  */
 final class CellRunner {
 
@@ -32,13 +35,23 @@ final class CellRunner {
     private final String java;
     private final String classpath;
     private final PrintStream progress;
+    private final RunFiles files;
+    private int sockets;
 
-    CellRunner(BenchOptions options, Path logs, String java, String classpath, PrintStream progress) {
+    /**
+     * The directories a run's TLS and Unix socket cells use, null where the run has none; {@code namesTcp}: whether
+     * progress lines name plaintext TCP too (in a run of several transports).
+     */
+    record RunFiles(Path tls, Path sockets, boolean namesTcp) {
+    }
+
+    CellRunner(BenchOptions options, Path logs, String java, String classpath, PrintStream progress, RunFiles files) {
         this.options = options;
         this.logs = logs;
         this.java = java;
         this.classpath = classpath;
         this.progress = progress;
+        this.files = files;
     }
 
     /** The JVM options of every server and client, as the report quotes them. */
@@ -53,10 +66,24 @@ final class CellRunner {
     CellResult run(Cell cell, String position) throws InterruptedException {
         long maxSeconds = options.warmupSeconds() + options.seconds() + CLIENT_GRACE_SECONDS + READY_TIMEOUT_SECONDS;
         String parent = Long.toString(ProcessHandle.current().pid());
-        List<String> serverArgs = List.of("--port", "0", "--interaction", cell.interaction().option(),
+        String label = label(cell);
+        Path socket = null;
+        List<String> transportArgs = new ArrayList<>();
+        switch (cell.transport()) {
+            case TCP -> { }
+            case TLS -> transportArgs.addAll(List.of("--transport", "tls", "--tls", files.tls().toString()));
+            case UNIX -> {
+                socket = files.sockets().resolve("cell" + ++sockets + ".sock");
+                transportArgs.addAll(List.of("--transport", "unix", "--unix-path", socket.toString()));
+            }
+            case WS -> transportArgs.addAll(List.of("--transport", "ws"));
+            default -> throw new IllegalStateException("no arguments for transport " + cell.transport());
+        }
+        List<String> serverArgs = new ArrayList<>(List.of("--port", "0", "--interaction", cell.interaction().option(),
             "--size", Integer.toString(cell.size()), "--parent-pid", parent, "--max-seconds",
-            Long.toString(maxSeconds + 30));
-        progress.printf("%s %s: starting the server on cpu %d%n", position, cell.label(), options.serverCpu());
+            Long.toString(maxSeconds + 30)));
+        serverArgs.addAll(transportArgs);
+        progress.printf("%s %s: starting the server on cpu %d%n", position, label, options.serverCpu());
         List<Long> figures = new ArrayList<>();
         LatencyFigures latency = null;
         String failure = null;
@@ -66,7 +93,8 @@ final class CellRunner {
             server = ChildJvm.start(command(options.serverCpu(), cell.impl().serverMain(), serverArgs), logs,
                 cell.fileStem() + "-server");
             int port = awaitReady(server);
-            List<String> clientArgs = new ArrayList<>(List.of("--port", Integer.toString(port),
+            List<String> clientArgs = new ArrayList<>(transportArgs);
+            clientArgs.addAll(List.of("--port", Integer.toString(port),
                 "--interaction", cell.interaction().option(), "--size", Integer.toString(cell.size()),
                 "--warmup", Integer.toString(options.warmupSeconds()),
                 "--seconds", Integer.toString(options.seconds()),
@@ -76,20 +104,27 @@ final class CellRunner {
                 clientArgs.addAll(List.of("--rate", Long.toString(cell.rate()), "--max-in-flight",
                     Integer.toString(options.pacedMaxInFlight())));
             }
-            progress.printf("%s %s: server ready on port %d; client on cpu %d, warming up for %d s%n", position,
-                cell.label(), port, options.clientCpu(), options.warmupSeconds());
+            progress.printf("%s %s: server ready on %s; client on cpu %d, warming up for %d s%n", position,
+                label, socket != null ? socket : "port " + port, options.clientCpu(), options.warmupSeconds());
             client = ChildJvm.start(command(options.clientCpu(), cell.impl().clientMain(), clientArgs), logs,
                 cell.fileStem() + "-client");
-            latency = readClient(client, server, cell, position, figures);
+            latency = readClient(client, server, cell, label, position, figures);
         } catch (CellFailure | IOException e) {
             failure = e.getMessage();
-            progress.printf("%s %s: FAILED: %s%n", position, cell.label(), failure);
+            progress.printf("%s %s: FAILED: %s%n", position, label, failure);
         } finally {
             if (client != null) {
                 client.close();
             }
             if (server != null) {
                 server.close();
+            }
+            if (socket != null) {
+                try {
+                    Files.deleteIfExists(socket);
+                } catch (IOException e) {
+                    progress.printf("%s %s: cannot remove %s: %s%n", position, label, socket, e.getMessage());
+                }
             }
         }
         // After both ended, so that what they logged on the way out counts too.
@@ -109,10 +144,15 @@ final class CellRunner {
             }
         }
         if (!warnings.isEmpty()) {
-            progress.printf("%s %s: %d warning line(s) in the JVMs' output (logs: %s)%n", position, cell.label(),
+            progress.printf("%s %s: %d warning line(s) in the JVMs' output (logs: %s)%n", position, label,
                 warnings.size(), logs);
         }
         return new CellResult(cell, figures, latency, failure, List.copyOf(warnings));
+    }
+
+    /** The cell's label for progress lines: with {@code over TCP} too when the run has several transports. */
+    private String label(Cell cell) {
+        return cell.label() + (files.namesTcp() && cell.transport() == Transport.TCP ? " over TCP" : "");
     }
 
     private List<String> command(int cpu, String main, List<String> args) {
@@ -149,7 +189,7 @@ final class CellRunner {
         }
     }
 
-    private LatencyFigures readClient(ChildJvm client, ChildJvm server, Cell cell, String position,
+    private LatencyFigures readClient(ChildJvm client, ChildJvm server, Cell cell, String label, String position,
             List<Long> figures) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.warmupSeconds() + options.seconds()
             + CLIENT_GRACE_SECONDS);
@@ -173,11 +213,11 @@ final class CellRunner {
             }
             String[] parts = line.split(" ");
             switch (parts[0]) {
-                case "warmup" -> progress.printf("%s %s: warm-up %s/%d: %s%n", position, cell.label(), parts[1],
+                case "warmup" -> progress.printf("%s %s: warm-up %s/%d: %s%n", position, label, parts[1],
                     options.warmupSeconds(), rate(parts[2]));
                 case "tick" -> {
                     figures.add(Long.parseLong(parts[2]));
-                    progress.printf("%s %s: second %s/%d: %s%n", position, cell.label(), parts[1],
+                    progress.printf("%s %s: second %s/%d: %s%n", position, label, parts[1],
                         options.seconds(), rate(parts[2]));
                 }
                 case "latency" -> latency = LatencyFigures.parse(line.substring("latency".length()));
@@ -195,7 +235,7 @@ final class CellRunner {
                     }
                     return latency;
                 }
-                default -> progress.printf("%s %s: client: %s%n", position, cell.label(), line);
+                default -> progress.printf("%s %s: client: %s%n", position, label, line);
             }
         }
     }

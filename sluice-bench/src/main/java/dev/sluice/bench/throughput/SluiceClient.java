@@ -14,12 +14,8 @@ import dev.sluice.core.Connection;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.transport.ClientTransport;
-import dev.sluice.transport.netty.TcpClientTransport;
-import dev.sluice.transport.netty.TlsClient;
-import dev.sluice.transport.netty.WebsocketClientTransport;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.EventExecutor;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -27,9 +23,8 @@ import reactor.core.publisher.Flux;
 
 /**
  * The Sluice benchmark client, one JVM and one connection: runs {@code --interaction} against a benchmark server
- * (any of them: they speak RSocket alike) and prints one figure per second (see {@code ClientReport}). TCP, or
- * WebSocket with {@code --transport ws} (against the Sluice server only); with {@code --tls DIR} it connects over
- * TLS, trusting {@code DIR/ca.pem}.
+ * (any of them: they speak RSocket alike) and prints one figure per second (see {@code ClientReport}). TCP, or the
+ * {@code --transport} asked for (see {@link SluiceTransports}).
  *
  * <pre>{@code java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.throughput.SluiceClient --port 7000 \
  *     --interaction response --size 140 --window 512 --warmup 25 --seconds 20}</pre>
@@ -40,15 +35,11 @@ public final class SluiceClient {
     }
 
     public static void main(String[] args) {
-        BenchMain.client(args, SluiceClient::start, true);
+        BenchMain.client(args, SluiceClient::start, SluiceTransports.ALL);
     }
 
     private static void start(ChildOptions o, Meter meter, Latency latency, ClientReport report) {
-        TcpClientTransport tcp = TcpClientTransport.create(o.host(), o.port());
-        if (o.tls() != null) {
-            tcp.secure(TlsClient.trusting(Path.of(o.tls(), "ca.pem")));
-        }
-        ClientTransport base = o.websocket() ? WebsocketClientTransport.create(o.host(), o.port()) : tcp;
+        ClientTransport base = SluiceTransports.client(o);
         AtomicReference<EventExecutor> loop = new AtomicReference<>();
         // Only to learn the connection's event loop, where a paced load runs its schedule.
         ClientTransport transport = () -> base.connect().doOnNext(dc -> loop.set(dc.executor()));

@@ -19,6 +19,6 @@ public final class SluiceMetricsServer {
     public static void main(String[] args) {
         SluiceMetrics metrics = SluiceMetrics.create(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         BenchMain.server(args, options -> SluiceServer.start(options,
-            RSocketServer.create().metrics(metrics.responders())), true);
+            RSocketServer.create().metrics(metrics.responders())), SluiceTransports.ALL);
     }
 }

@@ -8,11 +8,7 @@ import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
 import dev.sluice.core.RSocketServer;
 import dev.sluice.core.SocketAcceptor;
-import dev.sluice.transport.netty.TcpServerTransport;
-import dev.sluice.transport.netty.TlsServer;
-import dev.sluice.transport.netty.WebsocketServerTransport;
 import io.netty.buffer.ByteBuf;
-import java.nio.file.Path;
 import java.time.Duration;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -21,9 +17,8 @@ import reactor.core.publisher.Mono;
 /**
  * The Sluice benchmark server, one JVM: answers every interaction with a pre-built payload of {@code --size}
  * bytes (request-response: one answer; request-stream: an infinite stream, emitted as demand arrives;
- * request-channel: echoes each element; fire-and-forget: drops it). Default configuration, TCP (epoll); with
- * {@code --tls DIR}, TLS with {@code DIR/server.pem} and {@code DIR/server.key}; WebSocket at {@code /rsocket} with
- * {@code --transport ws}.
+ * request-channel: echoes each element; fire-and-forget: drops it). Default configuration, TCP (epoll), or the
+ * {@code --transport} asked for (see {@link SluiceTransports}).
  *
  * <pre>{@code java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.throughput.SluiceServer --port 7000}</pre>
  */
@@ -33,7 +28,7 @@ public final class SluiceServer {
     }
 
     public static void main(String[] args) {
-        BenchMain.server(args, SluiceServer::start, true);
+        BenchMain.server(args, SluiceServer::start, SluiceTransports.ALL);
     }
 
     private static int start(ChildOptions options) {
@@ -43,13 +38,8 @@ public final class SluiceServer {
     /** Serves the benchmark's handler with {@code server}'s settings; returns the port. */
     static int start(ChildOptions options, RSocketServer server) {
         RSocket handler = new Handler(Payloads.template(options.size()));
-        TcpServerTransport tcp = TcpServerTransport.create(options.host(), options.port());
-        if (options.tls() != null) {
-            Path dir = Path.of(options.tls());
-            tcp.secure(TlsServer.ofPem(dir.resolve("server.pem"), dir.resolve("server.key")));
-        }
         CloseableServer running = server.acceptor(SocketAcceptor.with(handler))
-            .bind(options.websocket() ? WebsocketServerTransport.create(options.host(), options.port()) : tcp)
+            .bind(SluiceTransports.server(options))
             .block(Duration.ofSeconds(30));
         return running.port();
     }

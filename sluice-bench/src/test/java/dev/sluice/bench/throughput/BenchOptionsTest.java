@@ -24,6 +24,84 @@ class BenchOptionsTest {
         assertThat(o.out()).isEqualTo(Path.of("docs/benchmarks.md"));
         assertThat(o.latencyPercents()).isEmpty();
         assertThat(o.window()).isEqualTo(512);
+        assertThat(o.transports()).containsExactly(Transport.TCP);
+    }
+
+    @Test
+    void transportsAreAListInTheOrderGiven() {
+        // rows: --transport value -> transports
+        assertThat(BenchOptions.parse(new String[] {"--transport", "tcp,tls,unix,ws"}).transports())
+            .containsExactly(Transport.TCP, Transport.TLS, Transport.UNIX, Transport.WS);
+        assertThat(BenchOptions.parse(new String[] {"--transport", "ws,tcp", "--transport", "ws"}).transports())
+            .containsExactly(Transport.WS, Transport.TCP);
+        assertThat(BenchOptions.parse(new String[] {"--transport=tls"}).transports()).containsExactly(Transport.TLS);
+    }
+
+    @Test
+    void aTransportRunHasSmallerDefaultsThatExplicitOptionsOverride() {
+        BenchOptions o = BenchOptions.parse(new String[] {"--transport", "tcp,tls,unix,ws"});
+        assertThat(o.transportRun()).isTrue();
+        assertThat(o.impls()).containsExactly(Impl.SLUICE, Impl.RSOCKET_JAVA, Impl.GRPC_JAVA);
+        assertThat(o.interactions()).containsExactly(Interaction.STREAM, Interaction.RESPONSE);
+        assertThat(o.sizes()).containsExactly(4, 140);
+        assertThat(o.warmupSeconds()).isEqualTo(10);
+        assertThat(o.seconds()).isEqualTo(10);
+        // 16 Sluice cells, 8 each for rsocket-java and grpc-java (TCP and TLS): 32 cells of 24 s.
+        assertThat(Bench.plan(o, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
+            .hasSize(32);
+
+        BenchOptions explicit = BenchOptions.parse(new String[] {"--transport", "tls", "--impl", "netty-floor",
+            "--interaction", "fnf", "--warmup", "25", "--seconds", "20"});
+        assertThat(explicit.impls()).containsExactly(Impl.NETTY_FLOOR);
+        assertThat(explicit.interactions()).containsExactly(Interaction.FNF);
+        assertThat(explicit.warmupSeconds()).isEqualTo(25);
+        assertThat(explicit.seconds()).isEqualTo(20);
+        // tcp alone, however spelled, is the plain comparison with its own defaults.
+        BenchOptions tcp = BenchOptions.parse(new String[] {"--transport", "tcp,tcp"});
+        assertThat(tcp.transportRun()).isFalse();
+        assertThat(tcp.warmupSeconds()).isEqualTo(25);
+        assertThat(tcp.impls()).contains(Impl.NETTY_FLOOR);
+    }
+
+    @Test
+    void aTransportItDoesNotKnowIsAUsageError() {
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--transport", "tcp,quic"}))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("unknown transport 'quic': expected one of tcp, tls, unix, ws");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--transport", ""}))
+            .hasMessage("unknown transport '': expected one of tcp, tls, unix, ws");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--transport", "tls,ws", "--latency"}))
+            .hasMessage("--latency runs over plaintext TCP only, so --transport must include tcp, got 'tls,ws'");
+        assertThat(BenchOptions.parse(new String[] {"--transport", "tcp,tls", "--latency"}).latencyPercents())
+            .containsExactly(50, 90);
+    }
+
+    @Test
+    void planRunsEachCellOverEveryTransportItsImplementationRunsOverAndSaysWhatItSkips() {
+        BenchOptions o = BenchOptions.parse(new String[] {"--impl", "sluice,rsocket-java,grpc-java,netty-floor",
+            "--interaction", "response", "--size", "4", "--transport", "tcp,tls,unix,ws"});
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        List<Cell> cells = Bench.plan(o, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        assertThat(cells).extracting(c -> c.impl().option() + " " + c.transport().option()).containsExactly(
+            "sluice tcp", "sluice tls", "sluice unix", "sluice ws",
+            "rsocket-java tcp", "rsocket-java tls",
+            "grpc-java tcp", "grpc-java tls",
+            "netty-floor tcp");
+        assertThat(cells).allMatch(c -> c.interaction() == Interaction.RESPONSE && c.size() == 4 && !c.paced());
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo("transports not implemented, skipped:"
+            + " rsocket-java over unix, ws (its benchmark mains run tcp, tls);"
+            + " grpc-java over unix, ws (its benchmark mains run tcp, tls);"
+            + " raw-Netty floor over tls, unix, ws (its benchmark mains run tcp)\n");
+    }
+
+    @Test
+    void cellsNameTheirTransportExceptPlaintextTcp() {
+        assertThat(Cell.max(Impl.SLUICE, Interaction.RESPONSE, 4).label()).isEqualTo("Sluice request-response 4 B");
+        assertThat(Cell.max(Impl.GRPC_JAVA, Interaction.STREAM, 140, Transport.TLS).label())
+            .isEqualTo("grpc-java request-stream 140 B over TLS");
+        assertThat(Cell.max(Impl.SLUICE, Interaction.RESPONSE, 4, Transport.UNIX).fileStem())
+            .isEqualTo("sluice-response-4-unix");
+        assertThat(Cell.max(Impl.SLUICE, Interaction.RESPONSE, 4).fileStem()).isEqualTo("sluice-response-4");
     }
 
     @Test
@@ -57,7 +135,8 @@ class BenchOptionsTest {
             .contains("Runs every selected cell {implementation} x {interaction} x {payload size}");
         for (String option : List.of("--impl=LIST", "--interaction=LIST", "--size=LIST", "--warmup=S", "--seconds=N",
             "--out=FILE", "--latency", "--latency-rates=LIST", "--window=N", "--demand=N", "--paced-max-in-flight=N",
-            "--server-cpu=N", "--client-cpu=N", "--heap=SIZE", "--jvm-arg=ARG", "--logs=DIR", "--json", "--help")) {
+            "--server-cpu=N", "--client-cpu=N", "--heap=SIZE", "--jvm-arg=ARG", "--logs=DIR", "--json", "--help",
+            "--transport=LIST")) {
             assertThat(usage).as(option).contains(option);
         }
         assertThat(BenchOptions.parse(new String[] {"--help"}).help()).isTrue();

@@ -41,7 +41,7 @@ public enum Scheme {
         return websocket;
     }
 
-    /** The scheme written {@code name} (any case) before {@code ://}, or null; {@code unix} is written {@code unix:}. */
+    /** The scheme written {@code name} (any case) before {@code ://}, or null ({@code unix} takes no {@code //}). */
     static Scheme ofUrlPrefix(String name) {
         String lower = name.toLowerCase(Locale.ROOT);
         for (Scheme s : values()) {

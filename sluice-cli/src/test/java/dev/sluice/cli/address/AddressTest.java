@@ -41,16 +41,16 @@ class AddressTest {
         String[][] rows = {
             // text, the message
             {"", "expected host:port, tcp://host:port, tls://host:port, ws://host:port[/path],"
-                + " wss://host:port[/path] or unix:/path/to.sock, got ''"},
+                    + " wss://host:port[/path] or unix:/path/to.sock, got ''"},
             {"localhost", "expected host:port, tcp://host:port, tls://host:port, ws://host:port[/path],"
-                + " wss://host:port[/path] or unix:/path/to.sock, got 'localhost'"},
+                    + " wss://host:port[/path] or unix:/path/to.sock, got 'localhost'"},
             {":7000", "got ':7000'"},
             {"tls://localhost", "expected tls://host:port, got 'tls://localhost'"},
             {"ws://:7000/x", "expected ws://host:port[/path], got 'ws://:7000/x'"},
             {"http://localhost:80", "unknown scheme 'http' in 'http://localhost:80': expected host:port,"},
             {"tcp://localhost:7000/x", "tcp:// takes no path, got 'tcp://localhost:7000/x'"},
             {"ws://localhost:7000/x?y=1", "a query or fragment is not part of an address, got"
-                + " 'ws://localhost:7000/x?y=1'"},
+                    + " 'ws://localhost:7000/x?y=1'"},
             {"::1:7000", "an IPv6 address goes in brackets, e.g. [::1]:7000, got '::1:7000'"},
             {"[::1:7000", "expected [IPv6 address]:port, got '[::1:7000'"},
             {"[nope]:7000", "not an IPv6 address in brackets: 'nope' in '[nope]:7000'"},

@@ -11,23 +11,40 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * Protobuf messages to and from Netty buffers with nothing allocated but the messages: each thread keeps one
- * protobuf encoder and one decoder ({@link CodecStreams}), pointed at the buffer of the message at hand, instead
- * of a new {@code CodedOutputStream}/{@code CodedInputStream} and an NIO view of the buffer per message (those made
- * up most of a unary call's allocation: 704 B per call at 4 B, against the request's own message and bytes).
+ * Protobuf messages to and from Netty buffers, by the fastest route protobuf offers for each size. A small message
+ * is encoded into a new array ({@code toByteArray}: protobuf's array encoder, 6 ns for a 4-byte message against 27 ns
+ * through a stream and 58 ns into a pooled direct buffer) and decoded from an array (a heap buffer's own, or a
+ * per-thread scratch copy: 20 ns against 41 ns through a stream). A large one goes through one reusable stream
+ * encoder or decoder per thread ({@link CodecStreams}), so that neither a big array nor a view of the buffer is made
+ * per message.
  *
- * <p>Thread-safe: the streams are per thread, and nothing here calls back into user code while using them.
+ * <p>Thread-safe: the streams and the scratch array are per thread, and nothing here calls back into user code while
+ * using them.
  */
 public final class ProtobufCodec {
+
+    /**
+     * Messages up to this size are encoded into a new heap array rather than a pooled buffer: for a small message the
+     * pool's allocate and free cost more than its encoding, while a large one is better kept out of the garbage
+     * collector's way.
+     */
+    static final int HEAP_MAX = 8192;
 
     private ProtobufCodec() {
     }
 
-    /** {@code message} serialized into a new buffer of exactly its size; the caller owns the buffer. */
+    /**
+     * {@code message} serialized into a new buffer of exactly its size: a heap array up to {@link #HEAP_MAX} bytes,
+     * else a buffer of {@code allocator}. The caller owns the buffer.
+     */
     public static ByteBuf encode(ByteBufAllocator allocator, MessageLite message) {
         int size = message.getSerializedSize();
         if (size == 0) {
             return Unpooled.EMPTY_BUFFER;
+        }
+        if (size <= HEAP_MAX) {
+            // Checks that it wrote exactly the size it announced.
+            return Unpooled.wrappedBuffer(message.toByteArray());
         }
         ByteBuf buf = allocator.buffer(size, size);
         CodecStreams streams = CodecStreams.current();
@@ -63,7 +80,15 @@ public final class ProtobufCodec {
     /** Decodes the {@code length} bytes of {@code buf} from {@code index} (a region of a frame: no view made). */
     public static <T> T decode(ByteBuf buf, int index, int length, Parser<T> parser)
         throws InvalidProtocolBufferException {
+        if (buf.hasArray()) {
+            // Parsing an array checks that the message ends where the bytes do, as the stream path below does.
+            return parser.parseFrom(buf.array(), buf.arrayOffset() + index, length);
+        }
         CodecStreams streams = CodecStreams.current();
+        if (length <= streams.scratch.length) {
+            buf.getBytes(index, streams.scratch, 0, length);
+            return parser.parseFrom(streams.scratch, 0, length);
+        }
         CodedInputStream in = streams.decoderFrom(buf, index, length);
         try {
             T message = parser.parseFrom(in);

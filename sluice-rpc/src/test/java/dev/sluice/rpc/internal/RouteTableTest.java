@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -42,6 +43,34 @@ class RouteTableTest {
         assertThat(lookup(table, "pkg.Service0/Method1")).as("right method, wrong service").isNull();
         assertThat(lookup(table, "pkg.Service0/Method")).as("a prefix").isNull();
         assertThat(lookup(table, "")).isNull();
+    }
+
+    @Test
+    void routesOfEveryLengthDifferingOnlyInTheMiddleAreToldApart() {
+        // Same length, same first and last 8 bytes: only the word-by-word comparison of the middle tells them apart.
+        List<byte[]> routes = new ArrayList<>();
+        List<String> values = new ArrayList<>();
+        for (int length = 1; length <= 48; length++) {
+            for (char middle = 'a'; middle <= 'c'; middle++) {
+                routes.add(utf8(route(length, middle)));
+                values.add(length + "" + middle);
+            }
+        }
+        RouteTable<String> table = new RouteTable<>(routes, values);
+        for (int length = 1; length <= 48; length++) {
+            for (char middle = 'a'; middle <= 'c'; middle++) {
+                assertThat(lookup(table, route(length, middle))).isEqualTo(length + "" + middle);
+            }
+            assertThat(lookup(table, route(length, 'z'))).as("length %d, unknown middle", length).isNull();
+        }
+    }
+
+    /** {@code length} bytes: {@code middle} at the centre, {@code x} everywhere else. */
+    private static String route(int length, char middle) {
+        char[] chars = new char[length];
+        Arrays.fill(chars, 'x');
+        chars[length / 2] = middle;
+        return new String(chars);
     }
 
     @Test

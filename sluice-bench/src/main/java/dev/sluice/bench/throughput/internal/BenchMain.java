@@ -1,6 +1,10 @@
 package dev.sluice.bench.throughput.internal;
 
+import dev.sluice.bench.throughput.Transport;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
 
 /**
  * The frame every benchmark server and client main runs in: parse {@link ChildOptions}, start the
@@ -29,18 +33,21 @@ public final class BenchMain {
     private BenchMain() {
     }
 
-    /** Runs a server main: prints {@code ready <port>} once listening, then serves until killed. No TLS. */
+    /** Runs a server main over plaintext TCP only; see {@link #server(String[], Server, Set)}. */
     public static void server(String[] args, Server server) {
-        server(args, server, false);
+        server(args, server, EnumSet.of(Transport.TCP));
     }
 
-    /** {@link #server(String[], Server)} for a main that also serves {@code --tls}. */
-    public static void server(String[] args, Server server, boolean tls) {
+    /**
+     * Runs a server main that implements {@code transports}: prints {@code ready <port>} once listening ({@code 0}
+     * on a Unix socket, whose path the driver chose), then serves until killed.
+     */
+    public static void server(String[] args, Server server, Set<Transport> transports) {
         try {
-            ChildOptions options = tlsChecked(ChildOptions.parse(args), tls);
+            ChildOptions options = transportChecked(ChildOptions.parse(args), transports);
             Watchdog.start(options);
             int port = server.start(options);
-            System.out.println("ready " + port);
+            System.out.println("ready " + Math.max(port, 0));
             System.out.flush();
             new CountDownLatch(1).await();
         } catch (Throwable t) {
@@ -48,16 +55,19 @@ public final class BenchMain {
         }
     }
 
-    /** Runs a client main: the load, then {@link ClientReport#run()}; exits with its status. No TLS. */
+    /** Runs a client main over plaintext TCP only; see {@link #client(String[], Client, Set)}. */
     public static void client(String[] args, Client client) {
-        client(args, client, false);
+        client(args, client, EnumSet.of(Transport.TCP));
     }
 
-    /** {@link #client(String[], Client)} for a main that also connects with {@code --tls}. */
-    public static void client(String[] args, Client client, boolean tls) {
+    /**
+     * Runs a client main that implements {@code transports}: the load, then {@link ClientReport#run()}; exits with
+     * its status.
+     */
+    public static void client(String[] args, Client client, Set<Transport> transports) {
         int status;
         try {
-            ChildOptions options = tlsChecked(ChildOptions.parse(args), tls);
+            ChildOptions options = transportChecked(ChildOptions.parse(args), transports);
             Watchdog.start(options);
             Meter meter = new Meter();
             Latency latency = options.paced() ? new Latency() : null;
@@ -71,9 +81,11 @@ public final class BenchMain {
         System.exit(status);
     }
 
-    private static ChildOptions tlsChecked(ChildOptions options, boolean tls) {
-        if (options.tls() != null && !tls) {
-            throw new IllegalArgumentException("--tls is implemented by the Sluice mains only");
+    private static ChildOptions transportChecked(ChildOptions options, Set<Transport> transports) {
+        if (!transports.contains(options.transport())) {
+            throw new IllegalArgumentException("--transport " + options.transport().option() + " is not implemented"
+                + " by this main (it runs " + transports.stream().map(Transport::option)
+                    .collect(Collectors.joining(", ")) + ")");
         }
         return options;
     }

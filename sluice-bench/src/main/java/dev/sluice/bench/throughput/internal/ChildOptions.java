@@ -1,6 +1,7 @@
 package dev.sluice.bench.throughput.internal;
 
 import dev.sluice.bench.throughput.Interaction;
+import dev.sluice.bench.throughput.Transport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -25,15 +26,18 @@ import picocli.CommandLine.Spec;
  * @param maxInFlight paced: unanswered requests beyond which the client sends nothing until answers come back
  * @param parentPid   the driver's pid, or -1: the process exits when that process is gone
  * @param maxSeconds  the process exits after this long whatever happens, or 0 for never
- * @param transport   {@code tcp}, or {@code ws} for WebSocket (at {@code /rsocket}); only the Sluice server and client
- *                    read it
+ * @param transport   the wire: {@code --transport tcp} (the default), {@code tls} (which needs {@code --tls DIR};
+ *                    {@code --tls DIR} alone means TLS too), {@code unix} (which needs {@code --unix-path FILE}) or
+ *                    {@code ws} (WebSocket at {@code /rsocket}); a main refuses one it does not implement (see
+ *                    {@link BenchMain#server(String[], BenchMain.Server, java.util.Set)})
  * @param tls         null for plaintext, else a directory with {@code server.pem} and {@code server.key} (PKCS#8) for
- *                    a server and {@code ca.pem} for a client: TLS on the Sluice mains only, which run it on
- *                    {@code TlsServer}/{@code TlsClient}; the other mains refuse it
+ *                    a server and {@code ca.pem} for a client ({@link BenchPki} writes them)
+ * @param unixPath    the socket file of {@code --transport unix}, else null; the server binds it, the client connects
+ *                    to it, and {@code port} is unused
  */
 public record ChildOptions(String host, int port, Interaction interaction, int size, int window, int demand,
         int warmupSeconds, int seconds, long rate, int maxInFlight, long parentPid, long maxSeconds,
-        String transport, String tls) {
+        Transport transport, String tls, String unixPath) {
 
     /** The most payload bytes the mains accept: enough for any size the comparison uses, and below one frame. */
     public static final int MAX_SIZE = 1 << 20;
@@ -55,7 +59,7 @@ public record ChildOptions(String host, int port, Interaction interaction, int s
 
     /** Whether the Sluice server and client use WebSocket rather than TCP. */
     public boolean websocket() {
-        return "ws".equals(transport);
+        return transport == Transport.WS;
     }
 
     /** Whether the client runs at a fixed offered rate rather than a closed loop. */
@@ -109,15 +113,35 @@ public record ChildOptions(String host, int port, Interaction interaction, int s
         @Option(names = "--tls")
         String tls;
 
+        @Option(names = "--unix-path")
+        String unixPath;
+
         @Spec
         CommandSpec spec;
 
         ChildOptions options() {
             Interaction i;
+            Transport t;
             try {
                 i = Interaction.parse(interaction);
+                t = Transport.parse(transport);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+            if (tls != null && t == Transport.TCP) {
+                t = Transport.TLS; // --tls DIR alone, as the mains took it before --transport tls existed
+            }
+            if (tls != null && t != Transport.TLS) {
+                throw new ParameterException(spec.commandLine(), "--tls runs over TCP only (--transport tcp or"
+                    + " tls), got '" + transport + "'");
+            }
+            if (t == Transport.TLS && tls == null) {
+                throw new ParameterException(spec.commandLine(), "--transport tls needs --tls DIR");
+            }
+            if ((t == Transport.UNIX) != (unixPath != null)) {
+                throw new ParameterException(spec.commandLine(), t == Transport.UNIX
+                    ? "--transport unix needs --unix-path FILE"
+                    : "--unix-path needs --transport unix, got '" + transport + "'");
             }
             ChildOptions o = new ChildOptions(host, WholeNumbers.inRange(spec, "--port", port, 0, 65535), i,
                 WholeNumbers.inRange(spec, "--size", size, 0, MAX_SIZE),
@@ -128,15 +152,7 @@ public record ChildOptions(String host, int port, Interaction interaction, int s
                 WholeNumbers.longInRange(spec, "--rate", rate, 0, 1_000_000_000L),
                 WholeNumbers.inRange(spec, "--max-in-flight", maxInFlight, 1, 1 << 22),
                 WholeNumbers.longInRange(spec, "--parent-pid", parentPid, -1, Long.MAX_VALUE),
-                WholeNumbers.longInRange(spec, "--max-seconds", maxSeconds, 0, 7 * 86_400), transport, tls);
-            if (!transport.equals("tcp") && !transport.equals("ws")) {
-                throw new ParameterException(spec.commandLine(), "--transport must be tcp or ws, got '" + transport
-                    + "'");
-            }
-            if (tls != null && !transport.equals("tcp")) {
-                throw new ParameterException(spec.commandLine(), "--tls runs on --transport tcp only, got '"
-                    + transport + "'");
-            }
+                WholeNumbers.longInRange(spec, "--max-seconds", maxSeconds, 0, 7 * 86_400), t, tls, unixPath);
             if (o.paced() && o.interaction() != Interaction.RESPONSE) {
                 throw new ParameterException(spec.commandLine(), "--rate is implemented for --interaction response"
                     + " only, got " + o.interaction().option());

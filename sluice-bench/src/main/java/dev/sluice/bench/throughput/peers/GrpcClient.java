@@ -1,14 +1,17 @@
 package dev.sluice.bench.throughput.peers;
 
+import dev.sluice.bench.throughput.Transport;
 import dev.sluice.bench.throughput.internal.BenchMain;
 import dev.sluice.bench.throughput.internal.ChildOptions;
 import dev.sluice.bench.throughput.internal.ClientReport;
 import dev.sluice.bench.throughput.internal.Latency;
 import dev.sluice.bench.throughput.internal.Meter;
 import dev.sluice.bench.throughput.internal.Pacer;
+import dev.sluice.bench.throughput.internal.PeerTls;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
+import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
@@ -17,12 +20,14 @@ import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLException;
 
 /**
  * The grpc-java benchmark client: one channel (one HTTP/2 connection) configured as {@link GrpcServer}. Streams
  * use the stub's default flow control (the next message is requested as each one is delivered); unary calls run
  * in a closed loop of {@code --window} calls in flight, each completion starting the next, as grpc-java's
- * {@code AsyncClient} does, or, after that loop's warm-up, paced at {@code --rate}.
+ * {@code AsyncClient} does, or, after that loop's warm-up, paced at {@code --rate}. Plaintext, or TLS with
+ * {@code --transport tls} (as {@link GrpcServer} serves it).
  */
 public final class GrpcClient {
 
@@ -31,20 +36,19 @@ public final class GrpcClient {
 
     public static void main(String[] args) {
         BenchMain.client(args, (options, meter, latency, report) ->
-            start(options, meter, latency, report, GrpcMessages.BYTES));
+            start(options, meter, latency, report, GrpcMessages.BYTES), GrpcServer.TRANSPORTS);
     }
 
     static <T> void start(ChildOptions o, Meter meter, Latency latency, ClientReport report,
-                          GrpcMessages<T> messages) {
+                          GrpcMessages<T> messages) throws SSLException {
         boolean epoll = Epoll.isAvailable();
         EventLoopGroup group = GrpcServer.group(epoll, "grpc-client");
-        ManagedChannel channel = NettyChannelBuilder.forAddress(o.host(), o.port())
+        NettyChannelBuilder builder = NettyChannelBuilder.forAddress(o.host(), o.port())
             .channelType(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
             .eventLoopGroup(group)
             .directExecutor()
-            .usePlaintext()
-            .flowControlWindow(GrpcService.FLOW_CONTROL_WINDOW)
-            .build();
+            .flowControlWindow(GrpcService.FLOW_CONTROL_WINDOW);
+        ManagedChannel channel = secure(builder, o).build();
         T request = messages.body().apply(o.size());
         switch (o.interaction()) {
             case STREAM -> ClientCalls.asyncServerStreamingCall(
@@ -58,6 +62,14 @@ public final class GrpcClient {
             }
             default -> throw BenchMain.unsupported("grpc-java", o);
         }
+    }
+
+    /** {@code builder}, over TLS with {@code --transport tls}, plaintext otherwise. */
+    static NettyChannelBuilder secure(NettyChannelBuilder builder, ChildOptions o) throws SSLException {
+        if (o.transport() == Transport.TLS) {
+            return builder.sslContext(GrpcSslContexts.configure(PeerTls.client(o), PeerTls.provider()).build());
+        }
+        return builder.usePlaintext();
     }
 
     private static final class StreamCounter<T> implements StreamObserver<T> {

@@ -10,6 +10,6 @@ public final class GrpcProtoClient {
 
     public static void main(String[] args) {
         BenchMain.client(args, (options, meter, latency, report) ->
-            GrpcClient.start(options, meter, latency, report, GrpcMessages.PROTO));
+            GrpcClient.start(options, meter, latency, report, GrpcMessages.PROTO), GrpcServer.TRANSPORTS);
     }
 }

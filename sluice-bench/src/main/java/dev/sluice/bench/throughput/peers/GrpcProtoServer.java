@@ -12,6 +12,7 @@ public final class GrpcProtoServer {
     }
 
     public static void main(String[] args) {
-        BenchMain.server(args, options -> GrpcServer.start(options, GrpcMessages.PROTO));
+        BenchMain.server(args, options -> GrpcServer.start(options, GrpcMessages.PROTO),
+            GrpcServer.TRANSPORTS);
     }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.bench.throughput.peers;
 
+import dev.sluice.bench.throughput.Transport;
 import dev.sluice.bench.throughput.internal.BenchMain;
 import dev.sluice.bench.throughput.internal.ChildOptions;
 import dev.sluice.bench.throughput.internal.ClientReport;
@@ -8,9 +9,11 @@ import dev.sluice.bench.throughput.internal.Latency;
 import dev.sluice.bench.throughput.internal.Meter;
 import dev.sluice.bench.throughput.internal.Pacer;
 import dev.sluice.bench.throughput.internal.Payloads;
+import dev.sluice.bench.throughput.internal.PeerTls;
 import dev.sluice.bench.throughput.internal.RequestLoop;
 import dev.sluice.bench.throughput.internal.WindowedCounter;
 import io.netty.buffer.ByteBuf;
+import io.netty.handler.ssl.SslContext;
 import io.rsocket.Payload;
 import io.rsocket.RSocket;
 import io.rsocket.core.RSocketConnector;
@@ -19,6 +22,7 @@ import io.rsocket.transport.netty.client.TcpClientTransport;
 import io.rsocket.util.ByteBufPayload;
 import java.time.Duration;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLException;
 import reactor.netty.resources.LoopResources;
 import reactor.netty.tcp.TcpClient;
 import reactor.core.publisher.Flux;
@@ -26,7 +30,8 @@ import reactor.core.publisher.Flux;
 /**
  * The rsocket-java benchmark client: the same load as {@code SluiceClient} through rsocket-java's API, with
  * zero-copy decoding; streams keep a bounded window of demand (what {@code limitRate} would do, without its queue,
- * see {@link WindowedCounter}) — with unbounded demand its server runs out of heap at 140 B.
+ * see {@link WindowedCounter}) — with unbounded demand its server runs out of heap at 140 B. TCP, or TLS with
+ * {@code --transport tls} (reactor-netty's {@code secure()} with the context of {@link PeerTls}).
  */
 public final class RSocketJavaClient {
 
@@ -34,16 +39,25 @@ public final class RSocketJavaClient {
     }
 
     public static void main(String[] args) {
-        BenchMain.client(args, RSocketJavaClient::start);
+        BenchMain.client(args, RSocketJavaClient::start, RSocketJavaServer.TRANSPORTS);
     }
 
-    private static void start(ChildOptions o, Meter meter, Latency latency, ClientReport report) {
+    /** The reactor-netty client {@code o} asks for: plaintext, or TLS with {@code --transport tls}. */
+    static TcpClient tcp(ChildOptions o) throws SSLException {
+        TcpClient tcp = TcpClient.create().host(o.host()).port(o.port());
+        if (o.transport() == Transport.TLS) {
+            SslContext tls = PeerTls.client(o).build();
+            tcp = tcp.secure(spec -> spec.sslContext(tls));
+        }
+        return tcp;
+    }
+
+    private static void start(ChildOptions o, Meter meter, Latency latency, ClientReport report) throws Exception {
         // One event loop, ours, so a paced load can run its schedule on the connection's thread.
         LoopResources loops = LoopResources.create("rsocket-client", 1, true);
-        TcpClient tcp = TcpClient.create().host(o.host()).port(o.port()).runOn(loops);
         RSocket c = RSocketConnector.create()
             .payloadDecoder(PayloadDecoder.ZERO_COPY)
-            .connect(TcpClientTransport.create(tcp))
+            .connect(TcpClientTransport.create(tcp(o).runOn(loops)))
             .block(Duration.ofSeconds(30));
         c.onClose().subscribe(null, report::fail,
             () -> report.fail(new IllegalStateException("the connection closed")));

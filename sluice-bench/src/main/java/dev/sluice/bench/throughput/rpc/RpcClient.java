@@ -1,5 +1,6 @@
 package dev.sluice.bench.throughput.rpc;
 
+import dev.sluice.bench.throughput.SluiceTransports;
 import dev.sluice.bench.throughput.internal.BenchMain;
 import dev.sluice.bench.throughput.internal.ChildOptions;
 import dev.sluice.bench.throughput.internal.ClientReport;
@@ -14,7 +15,6 @@ import dev.sluice.bench.throughput.rpc.proto.ThroughputRpc;
 import dev.sluice.core.Connection;
 import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.transport.ClientTransport;
-import dev.sluice.transport.netty.TcpClientTransport;
 import io.netty.util.concurrent.EventExecutor;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
@@ -30,14 +30,14 @@ public final class RpcClient {
     }
 
     public static void main(String[] args) {
-        BenchMain.client(args, RpcClient::start);
+        BenchMain.client(args, RpcClient::start, SluiceTransports.ALL);
     }
 
     private static void start(ChildOptions o, Meter meter, Latency latency, ClientReport report) {
-        TcpClientTransport tcp = TcpClientTransport.create(o.host(), o.port());
+        ClientTransport base = SluiceTransports.client(o);
         AtomicReference<EventExecutor> loop = new AtomicReference<>();
         // Only to learn the connection's event loop, where a paced load runs its schedule.
-        ClientTransport transport = () -> tcp.connect().doOnNext(dc -> loop.set(dc.executor()));
+        ClientTransport transport = () -> base.connect().doOnNext(dc -> loop.set(dc.executor()));
         Connection c = RSocketConnector.create()
             .metadataMimeType("message/x.rsocket.composite-metadata.v0")
             .dataMimeType("application/vnd.google.protobuf")

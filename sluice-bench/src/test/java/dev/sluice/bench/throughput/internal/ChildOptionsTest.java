@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.bench.throughput.Interaction;
+import dev.sluice.bench.throughput.Transport;
 import org.junit.jupiter.api.Test;
 
 class ChildOptionsTest {
@@ -12,7 +13,7 @@ class ChildOptionsTest {
     void defaultsAreAClosedLoopOnLoopback() {
         ChildOptions o = ChildOptions.parse(new String[0]);
         assertThat(o).isEqualTo(new ChildOptions("127.0.0.1", 0, Interaction.STREAM, 4, 512, 1024, 25, 20, 0, 65_536,
-            -1, 0, "tcp", null));
+            -1, 0, Transport.TCP, null, null));
         assertThat(o.paced()).isFalse();
         assertThat(o.websocket()).isFalse();
     }
@@ -23,12 +24,31 @@ class ChildOptionsTest {
             "140", "--window", "64", "--rate", "1_000", "--max-in-flight", "8", "--warmup", "0", "--seconds", "3",
             "--parent-pid", "42", "--max-seconds", "90", "--transport", "ws"});
         assertThat(o).isEqualTo(new ChildOptions("127.0.0.1", 7000, Interaction.RESPONSE, 140, 64, 1024, 0, 3, 1000,
-            8, 42, 90, "ws", null));
+            8, 42, 90, Transport.WS, null, null));
         assertThat(o.paced()).isTrue();
         assertThat(o.websocket()).isTrue();
-        assertThat(ChildOptions.parse(new String[] {"--tls", "/etc/bench-tls"}).tls()).isEqualTo("/etc/bench-tls");
-        assertThatThrownBy(() -> ChildOptions.parse(new String[] {"--transport", "ws", "--tls", "/etc/bench-tls"}))
-            .hasMessage("--tls runs on --transport tcp only, got 'ws'");
+    }
+
+    @Test
+    void tlsNeedsItsDirectoryAndAUnixSocketItsPath() {
+        // rows: arguments -> transport, tls directory, socket path
+        assertThat(ChildOptions.parse(new String[] {"--transport", "tls", "--tls", "/d"}))
+            .extracting(ChildOptions::transport, ChildOptions::tls, ChildOptions::unixPath)
+            .containsExactly(Transport.TLS, "/d", null);
+        // --tls alone, as the TLS section of docs/benchmarks.md runs the mains: TLS over TCP.
+        assertThat(ChildOptions.parse(new String[] {"--tls", "/d"}))
+            .extracting(ChildOptions::transport, ChildOptions::tls).containsExactly(Transport.TLS, "/d");
+        assertThat(ChildOptions.parse(new String[] {"--transport", "unix", "--unix-path", "/tmp/s.sock"}))
+            .extracting(ChildOptions::transport, ChildOptions::tls, ChildOptions::unixPath)
+            .containsExactly(Transport.UNIX, null, "/tmp/s.sock");
+        assertThatThrownBy(() -> ChildOptions.parse(new String[] {"--transport", "ws", "--tls", "/d"}))
+            .hasMessage("--tls runs over TCP only (--transport tcp or tls), got 'ws'");
+        assertThatThrownBy(() -> ChildOptions.parse(new String[] {"--transport", "tls"}))
+            .hasMessage("--transport tls needs --tls DIR");
+        assertThatThrownBy(() -> ChildOptions.parse(new String[] {"--transport", "unix"}))
+            .hasMessage("--transport unix needs --unix-path FILE");
+        assertThatThrownBy(() -> ChildOptions.parse(new String[] {"--unix-path", "/tmp/s.sock"}))
+            .hasMessage("--unix-path needs --transport unix, got 'tcp'");
     }
 
     @Test
@@ -42,7 +62,7 @@ class ChildOptionsTest {
         assertThatThrownBy(() -> ChildOptions.parse(new String[] {"--speed", "1"}))
             .hasMessageStartingWith("Unknown options: '--speed', '1'");
         assertThatThrownBy(() -> ChildOptions.parse(new String[] {"--transport", "quic"}))
-            .hasMessage("--transport must be tcp or ws, got 'quic'");
+            .hasMessage("unknown transport 'quic': expected one of tcp, tls, unix, ws");
         assertThatThrownBy(() -> ChildOptions.parse(new String[] {"--port"}))
             .hasMessageStartingWith("Missing required parameter for option '--port'");
     }

@@ -10,6 +10,7 @@ import dev.sluice.rpc.echo.v1.EchoRpc;
 import dev.sluice.rpc.echo.v1.RealEchoService;
 import dev.sluice.core.transport.ServerTransport;
 import dev.sluice.transport.netty.TcpServerTransport;
+import dev.sluice.transport.netty.WebsocketServerTransport;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -102,6 +103,10 @@ final class EchoServerCommand implements Callable<Integer> {
             transport = security.transport("--address", address, backlog);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (transport instanceof WebsocketServerTransport ws) {
+            // http(s)://HOST:PORT/ is a page that talks to this service from a browser.
+            BrowserPage.addTo(ws);
         }
         security.apply(server);
         try {

@@ -1,12 +1,11 @@
 package dev.sluice.transport.netty;
 
+import static dev.sluice.transport.netty.ClientProbe.firstFailure;
+import static dev.sluice.transport.netty.ClientProbe.roundTrip;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.sluice.core.CloseableServer;
-import dev.sluice.core.Connection;
-import dev.sluice.core.Payload;
-import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.RSocketServer;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.testkit.TestPki;
@@ -33,7 +32,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class WssFailureTest {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration TIMEOUT = ClientProbe.TIMEOUT;
 
     @TempDir
     static Path dir;
@@ -173,36 +172,6 @@ class WssFailureTest {
 
     private void assertStillServes(SslProvider provider, TlsClient tls) {
         roundTrip(wss(provider, tls));
-    }
-
-    private static void roundTrip(WebsocketClientTransport transport) {
-        Connection c = RSocketConnector.create().connect(transport).block(TIMEOUT);
-        try {
-            Payload reply = c.requestResponse(Payload.create("still serving")).block(TIMEOUT);
-            assertThat(reply.dataUtf8()).isEqualTo("still serving");
-            reply.release();
-        } finally {
-            c.dispose();
-        }
-    }
-
-    /** The error of connecting and making one request: the connect's own, or, when it opened, the request's. */
-    private static Throwable firstFailure(WebsocketClientTransport transport) {
-        Connection c;
-        try {
-            c = RSocketConnector.create().connect(transport).block(TIMEOUT);
-        } catch (RuntimeException e) {
-            return reactor.core.Exceptions.unwrap(e);
-        }
-        try {
-            Payload reply = c.requestResponse(Payload.create("should fail")).block(TIMEOUT);
-            reply.release();
-            throw new AssertionError("the request succeeded");
-        } catch (RuntimeException e) {
-            return reactor.core.Exceptions.unwrap(e);
-        } finally {
-            c.dispose();
-        }
     }
 
     private void assertOneLine(Throwable e, String reason) {

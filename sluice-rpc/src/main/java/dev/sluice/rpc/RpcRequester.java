@@ -59,9 +59,7 @@ public final class RpcRequester {
     /** A server-streaming call: REQUEST_STREAM. */
     public <Q extends MessageLite, R extends MessageLite> Flux<R> serverStreaming(RpcMethod<Q, R> method, Q request,
                                                                                   RpcMetadata metadata) {
-        return Flux.defer(() -> rsocket.requestStream(opening(method, request, metadata)))
-            .map(p -> decodeAndRelease(method, p))
-            .onErrorMap(StatusErrors::fromCall);
+        return new ServerStreamingCall<>(this, method, request, metadata);
     }
 
     /** A client-streaming call: REQUEST_CHANNEL, one response expected. */

@@ -202,6 +202,10 @@ class SecureExitCodesTest {
                 "--target", plaintext, "--auth-token-file", dir.resolve("two-tokens").toString()},
             {"cannot read TLS certificate chain " + missing, "echo-server", "--address", "tls://127.0.0.1:0",
                 "--tls-cert", missing, "--tls-key", key(server)},
+            {"--socket-permissions needs a unix: --address, got 'tcp://127.0.0.1:0'", "server", "--address",
+                "127.0.0.1:0", "--socket-permissions", "rw-------"},
+            {"--socket-permissions: permissions must be 9 characters such as rw-rw----, got '660'", "echo-server",
+                "--address", "unix:" + dir.resolve("perm.sock"), "--socket-permissions", "660"},
         };
         for (String[] row : rows) {
             String[] args = java.util.Arrays.copyOfRange(row, 1, row.length);
@@ -209,6 +213,14 @@ class SecureExitCodesTest {
             assertThat(out).as("sluice %s", String.join(" ", args)).startsWith("2|").contains(row[0])
                 .contains("Usage: sluice " + row[1]).doesNotContain("\tat ").doesNotContain(TOKEN);
         }
+    }
+
+    @Test
+    void aUnixSocketFileGetsThePermissionsAsked() throws Exception {
+        Path socket = dir.resolve("private.sock");
+        echo("--address", "unix:" + socket, "--socket-permissions", "rw-------");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(socket)))
+            .isEqualTo("rw-------");
     }
 
     private static String port(String address) {

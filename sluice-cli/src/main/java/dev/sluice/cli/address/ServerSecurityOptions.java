@@ -17,7 +17,8 @@ import reactor.core.publisher.Mono;
 /**
  * How a serving command ({@code server}, {@code echo-server}, {@code file-server}, the listening side of
  * {@code proxy}) serves its {@code --address}: TLS ({@code --tls-cert}, {@code --tls-key}, {@code --tls-client-ca})
- * and bearer tokens ({@code --auth-token-file}). A picocli mixin, so that every server says and checks the same.
+ * and bearer tokens ({@code --auth-token-file}), and a Unix socket file's permissions ({@code --socket-permissions}).
+ * A picocli mixin, so that every server says and checks the same.
  *
  * <p>Inconsistent combinations are usage errors ({@link IllegalArgumentException}, which the commands turn into exit
  * code 2): a {@code tls://} or {@code wss://} address without {@code --tls-cert} and {@code --tls-key}, either of those
@@ -47,6 +48,11 @@ public final class ServerSecurityOptions {
         description = "accept only clients whose SETUP carries one of this file's bearer tokens (one per line;"
             + " blank lines and lines starting with # skipped); the others get REJECTED_SETUP")
     Path authTokenFile;
+
+    @Option(names = "--socket-permissions", paramLabel = "PERMS",
+        description = "unix: addresses: the socket file's permissions in ls -l form, e.g. rw-rw---- (owner and group"
+            + " may connect: connecting needs write permission); default: what the umask leaves")
+    String socketPermissions;
 
     private TokenFile tokens;
 
@@ -92,12 +98,23 @@ public final class ServerSecurityOptions {
                 if (backlog != null) {
                     t.backlog(backlog);
                 }
+                if (socketPermissions != null) {
+                    try {
+                        t.permissions(socketPermissions);
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("--socket-permissions: " + e.getMessage());
+                    }
+                }
                 yield t;
             }
         };
     }
 
     private void check(String option, Address address) {
+        if (socketPermissions != null && address.scheme() != Scheme.UNIX) {
+            throw new IllegalArgumentException("--socket-permissions needs a unix: " + option + ", got '" + address
+                + "'");
+        }
         boolean secure = address.scheme().secure();
         if (secure && (tlsCert == null || tlsKey == null)) {
             throw new IllegalArgumentException(option + " " + address + " serves TLS: it needs --tls-cert FILE and"

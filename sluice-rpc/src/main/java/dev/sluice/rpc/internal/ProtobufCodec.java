@@ -7,6 +7,7 @@ import com.google.protobuf.Parser;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import io.netty.util.internal.PlatformDependent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -29,6 +30,10 @@ public final class ProtobufCodec {
      * collector's way.
      */
     static final int HEAP_MAX = 8192;
+    /** Up to this many bytes, a direct buffer's region is copied out by words here rather than by Netty. */
+    static final int WORD_COPY_MAX = 256;
+    /** Reading words by address needs Unsafe, and a platform that reads them unaligned. */
+    private static final boolean WORDS = PlatformDependent.hasUnsafe() && PlatformDependent.isUnaligned();
 
     private ProtobufCodec() {
     }
@@ -86,7 +91,7 @@ public final class ProtobufCodec {
         }
         CodecStreams streams = CodecStreams.current();
         if (length <= streams.scratch.length) {
-            buf.getBytes(index, streams.scratch, 0, length);
+            copy(buf, index, streams.scratch, length);
             return parser.parseFrom(streams.scratch, 0, length);
         }
         CodedInputStream in = streams.decoderFrom(buf, index, length);
@@ -99,6 +104,27 @@ public final class ProtobufCodec {
         } catch (InvalidProtocolBufferException | RuntimeException e) {
             streams.decoderFailed();
             throw e;
+        }
+    }
+
+    /**
+     * {@code buf.getBytes(index, dst, 0, length)}. For a short region of a direct buffer the copy is done here by
+     * words: Netty's ends in {@code Unsafe.copyMemory}, a runtime call with a memory barrier on each side, which for
+     * a message of a few bytes costs more than the copy (about 10 ns of a 200 ns unary call on the client).
+     */
+    private static void copy(ByteBuf buf, int index, byte[] dst, int length) {
+        if (!WORDS || length > WORD_COPY_MAX || !buf.hasMemoryAddress() || index < 0
+            || length > buf.capacity() - index) {
+            buf.getBytes(index, dst, 0, length);
+            return;
+        }
+        long from = buf.memoryAddress() + index;
+        int i = 0;
+        for (; i <= length - Long.BYTES; i += Long.BYTES) {
+            PlatformDependent.putLong(dst, i, PlatformDependent.getLong(from + i));
+        }
+        for (; i < length; i++) {
+            dst[i] = PlatformDependent.getByte(from + i);
         }
     }
 }

@@ -87,4 +87,23 @@ class ProtobufCodecTest {
             composite.release();
         }
     }
+
+    @Test
+    void aRegionOfADirectBufferDecodesAtEveryLengthAndOffset() throws Exception {
+        // Regions of a frame in a direct buffer: short ones are copied out by words, then bytes, long ones by Netty.
+        ByteBuf frame = ByteBufAllocator.DEFAULT.directBuffer(1024);
+        try {
+            for (int dataSize = 0; dataSize <= ProtobufCodec.WORD_COPY_MAX + 20; dataSize++) {
+                EchoRequest m = request(dataSize, dataSize % 100);
+                byte[] bytes = m.toByteArray();
+                for (int offset = 0; offset < 9; offset++) {
+                    frame.clear().writeZero(offset).writeBytes(bytes).writeByte(0x7F);
+                    assertThat(ProtobufCodec.decode(frame, offset, bytes.length, EchoRequest.parser()))
+                        .as("%d bytes at offset %d", bytes.length, offset).isEqualTo(m);
+                }
+            }
+        } finally {
+            frame.release();
+        }
+    }
 }

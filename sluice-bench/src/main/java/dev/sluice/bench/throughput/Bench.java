@@ -247,7 +247,7 @@ public final class Bench {
             }
         }
         if (!notOver.isEmpty()) {
-            out.println("transports not implemented, skipped: " + String.join("; ", notOver));
+            out.println("cells skipped, transports a benchmark main does not offer: " + String.join("; ", notOver));
         }
         return cells;
     }

@@ -88,7 +88,8 @@ class BenchOptionsTest {
             "grpc-java tcp", "grpc-java tls",
             "netty-floor tcp");
         assertThat(cells).allMatch(c -> c.interaction() == Interaction.RESPONSE && c.size() == 4 && !c.paced());
-        assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo("transports not implemented, skipped:"
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo(
+            "cells skipped, transports a benchmark main does not offer:"
             + " rsocket-java over unix, ws (its benchmark mains run tcp, tls);"
             + " grpc-java over unix, ws (its benchmark mains run tcp, tls);"
             + " raw-Netty floor over tls, unix, ws (its benchmark mains run tcp)\n");

@@ -83,7 +83,7 @@ public final class BenchMain {
 
     private static ChildOptions transportChecked(ChildOptions options, Set<Transport> transports) {
         if (!transports.contains(options.transport())) {
-            throw new IllegalArgumentException("--transport " + options.transport().option() + " is not implemented"
+            throw new IllegalArgumentException("--transport " + options.transport().option() + " is not offered"
                 + " by this main (it runs " + transports.stream().map(Transport::option)
                     .collect(Collectors.joining(", ")) + ")");
         }

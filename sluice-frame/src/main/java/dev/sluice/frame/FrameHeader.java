@@ -52,6 +52,11 @@ public final class FrameHeader {
         return buf.getUnsignedShort(off + TYPE_AND_FLAGS_OFFSET) >>> TYPE_SHIFT;
     }
 
+    /** The 6-bit frame type in a type-and-flags field read at {@link #TYPE_AND_FLAGS_OFFSET} as an unsigned short. */
+    public static int frameType(int typeAndFlags) {
+        return typeAndFlags >>> TYPE_SHIFT;
+    }
+
     /** The 10 flag bits (see {@link FrameFlags}). */
     public static int flags(ByteBuf buf, int off) {
         return buf.getUnsignedShort(off + TYPE_AND_FLAGS_OFFSET) & FrameFlags.MASK;

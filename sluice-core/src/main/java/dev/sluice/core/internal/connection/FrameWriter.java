@@ -68,7 +68,7 @@ final class FrameWriter implements Runnable, FrameSink {
         if (prefixed) {
             LoopWriteBuffer lb = loopBuffer();
             if (lb != null) {
-                batch = lb.claim(this, needed, transport.alloc());
+                batch = lb.claim(this, needed, transport);
                 frameStart = batch.writerIndex();
                 batch.writeMedium(0);
                 return batch;
@@ -120,9 +120,9 @@ final class FrameWriter implements Runnable, FrameSink {
      * CANCEL: what a peer waits for before it sends more work.
      */
     private static boolean exchange(ByteBuf buf, int off) {
-        int type = FrameHeader.frameType(buf, off);
-        return switch (type) {
-            case FrameType.PAYLOAD -> FrameHeader.hasFlag(buf, off, FrameFlags.COMPLETE);
+        int typeAndFlags = buf.getUnsignedShort(off + FrameHeader.TYPE_AND_FLAGS_OFFSET);
+        return switch (FrameHeader.frameType(typeAndFlags)) {
+            case FrameType.PAYLOAD -> (typeAndFlags & FrameFlags.COMPLETE) != 0;
             case FrameType.REQUEST_RESPONSE, FrameType.REQUEST_FNF, FrameType.REQUEST_STREAM,
                 FrameType.REQUEST_CHANNEL, FrameType.ERROR, FrameType.CANCEL -> true;
             default -> false;

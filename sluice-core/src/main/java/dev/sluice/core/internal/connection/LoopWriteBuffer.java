@@ -1,7 +1,7 @@
 package dev.sluice.core.internal.connection;
 
+import dev.sluice.core.transport.DuplexConnection;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.netty.util.concurrent.FastThreadLocalThread;
 
@@ -56,15 +56,16 @@ final class LoopWriteBuffer {
 
     /**
      * Makes room for {@code needed} bytes written by {@code writer}, which becomes the owner (the previous owner's
-     * pending bytes are handed over first), and returns the buffer to write at its writer index.
+     * pending bytes are handed over first), and returns the buffer to write at its writer index. The allocator is
+     * asked for only when a new buffer is needed (once per chunk, not per frame).
      */
-    ByteBuf claim(FrameWriter writer, int needed, ByteBufAllocator alloc) {
+    ByteBuf claim(FrameWriter writer, int needed, DuplexConnection transport) {
         if (buffer == null || buffer.writableBytes() < needed) {
             if (owner != null) {
                 owner.handOver();
             }
             release();
-            buffer = alloc.directBuffer(Math.max(needed, CHUNK_BYTES));
+            buffer = transport.alloc().directBuffer(Math.max(needed, CHUNK_BYTES));
         }
         if (owner != writer) {
             if (owner != null) {

@@ -52,7 +52,7 @@ public final class RequesterRequestResponse extends Mono<Payload> implements Sub
 
     @Override
     public void request(long n) {
-        if (n > 0 && claimsStart(StreamState.markFirstFrameSent(STATE, this))) {
+        if (n > 0 && claimsStart(StreamState.markFirstFrameSentBySubscriber(STATE, this))) {
             host.startSoon(this);
         }
     }
@@ -118,7 +118,7 @@ public final class RequesterRequestResponse extends Mono<Payload> implements Sub
     }
 
     private void fail(Throwable t) {
-        if (canSignal(StreamState.markTerminated(STATE, this))) {
+        if (canSignal(StreamState.markTerminatedByLoop(STATE, this))) {
             actual.onError(t);
         }
     }
@@ -127,7 +127,7 @@ public final class RequesterRequestResponse extends Mono<Payload> implements Sub
     public void onNextFrame(Payload p, boolean complete) {
         // A response without COMPLETE is treated as complete, as the spec requires for request-response.
         host.remove(streamId, this);
-        if (canSignal(StreamState.markTerminated(STATE, this))) {
+        if (canSignal(StreamState.markTerminatedByLoop(STATE, this))) {
             actual.onNext(p);
             actual.onComplete();
         } else {
@@ -138,7 +138,7 @@ public final class RequesterRequestResponse extends Mono<Payload> implements Sub
     @Override
     public void onCompleteFrame() {
         host.remove(streamId, this);
-        if (canSignal(StreamState.markTerminated(STATE, this))) {
+        if (canSignal(StreamState.markTerminatedByLoop(STATE, this))) {
             actual.onComplete();
         }
     }

@@ -64,10 +64,7 @@ public final class RSocketJavaClient {
         ByteBuf template = Payloads.template(o.size());
         Supplier<Payload> request = () -> ByteBufPayload.create(template.retainedDuplicate());
         switch (o.interaction()) {
-            case STREAM -> {
-                c.requestStream(request.get()).subscribe(new WindowedCounter<>(meter, report, o.demand()));
-                template.release(); // its one request is made: without this, the leak detector reports it
-            }
+            case STREAM -> c.requestStream(request.get()).subscribe(new WindowedCounter<>(meter, report, o.demand()));
             case CHANNEL -> c.requestChannel(Flux.<Payload>generate(sink -> sink.next(request.get())))
                 .subscribe(new WindowedCounter<>(meter, report, o.demand()));
             case RESPONSE -> {

@@ -49,7 +49,7 @@ public final class SluiceClient {
         c.onClose().subscribe(null, report::fail,
             () -> report.fail(new IllegalStateException("the connection closed")));
         ByteBuf template = Payloads.template(o.size());
-        Supplier<Payload> request = () -> Payload.create(template.retainedDuplicate());
+        Supplier<Payload> request = () -> Payload.create(template);
         switch (o.interaction()) {
             case STREAM -> c.requestStream(request.get()).subscribe(new WindowedCounter<>(meter, report, o.demand()));
             case CHANNEL -> c.requestChannel(Flux.<Payload>generate(sink -> sink.next(request.get())))

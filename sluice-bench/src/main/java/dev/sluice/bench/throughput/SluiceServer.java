@@ -44,7 +44,7 @@ public final class SluiceServer {
         return running.port();
     }
 
-    /** Thread-safe: the template is only ever duplicated, never read through its own indexes. */
+    /** Thread-safe: the template is only read, by index (see Payloads.template). */
     private static final class Handler implements RSocket {
         private final ByteBuf template;
 
@@ -53,7 +53,7 @@ public final class SluiceServer {
         }
 
         private Payload answer() {
-            return Payload.create(template.retainedDuplicate());
+            return Payload.create(template);
         }
 
         @Override

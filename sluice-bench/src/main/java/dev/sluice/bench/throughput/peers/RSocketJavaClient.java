@@ -62,7 +62,7 @@ public final class RSocketJavaClient {
         c.onClose().subscribe(null, report::fail,
             () -> report.fail(new IllegalStateException("the connection closed")));
         ByteBuf template = Payloads.template(o.size());
-        Supplier<Payload> request = () -> ByteBufPayload.create(template.retainedDuplicate());
+        Supplier<Payload> request = () -> ByteBufPayload.create(template);
         switch (o.interaction()) {
             case STREAM -> c.requestStream(request.get()).subscribe(new WindowedCounter<>(meter, report, o.demand()));
             case CHANNEL -> c.requestChannel(Flux.<Payload>generate(sink -> sink.next(request.get())))

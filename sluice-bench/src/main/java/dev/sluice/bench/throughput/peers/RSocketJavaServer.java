@@ -72,7 +72,7 @@ public final class RSocketJavaServer {
         }
 
         private Payload answer() {
-            return ByteBufPayload.create(template.retainedDuplicate());
+            return ByteBufPayload.create(template);
         }
 
         @Override

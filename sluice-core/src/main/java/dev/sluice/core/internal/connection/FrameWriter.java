@@ -32,7 +32,10 @@ final class FrameWriter implements Runnable, FrameSink {
      * Within a read burst, a batch is flushed once it holds this many exchange frames (see {@link #exchange}): the
      * peer starts on the first answers while this side works on the rest, instead of the two taking turns with
      * whole windows of requests (which leaves each core idle half the time). Stream elements do not count: they
-     * flow under the demand window, and flushing them early only adds syscalls.
+     * flow under the demand window, and flushing them early only adds syscalls. Nor do fire-and-forgets, which
+     * nobody answers; but an exchange frame written after this many frames were read since the last flush goes
+     * out at once (the answer to a request that followed a run of fire-and-forgets: without it, a burst that read
+     * two such runs answered both at its end, and the peer sent its next two together, the sides taking turns).
      */
     static final int BURST_FLUSH_FRAMES = 128;
     private static final int LENGTH_PREFIX = 3;
@@ -54,6 +57,8 @@ final class FrameWriter implements Runnable, FrameSink {
     private boolean dirty;
     private boolean closed;
     private int framesSinceFlush;
+    /** Frames read since the last flush (see {@link #BURST_FLUSH_FRAMES}). */
+    private int framesReadSinceFlush;
 
     FrameWriter(DuplexConnection transport, int mtu) {
         this.transport = transport;
@@ -99,7 +104,8 @@ final class FrameWriter implements Runnable, FrameSink {
         }
         dirty = true;
         if (inReadBurst) {
-            if (exchange(batch, header) && ++framesSinceFlush >= BURST_FLUSH_FRAMES) {
+            if (exchange(batch, header)
+                && (++framesSinceFlush >= BURST_FLUSH_FRAMES || framesReadSinceFlush >= BURST_FLUSH_FRAMES)) {
                 flushBatch();
             } else if (full) {
                 handOver();
@@ -116,14 +122,14 @@ final class FrameWriter implements Runnable, FrameSink {
     }
 
     /**
-     * Whether the frame at {@code off} starts or ends an exchange — a request, a final PAYLOAD, an ERROR or a
-     * CANCEL: what a peer waits for before it sends more work.
+     * Whether the frame at {@code off} starts or ends an exchange — a request that is answered, a final PAYLOAD, an
+     * ERROR or a CANCEL: what a peer waits for before it sends more work.
      */
     private static boolean exchange(ByteBuf buf, int off) {
         int typeAndFlags = buf.getUnsignedShort(off + FrameHeader.TYPE_AND_FLAGS_OFFSET);
         return switch (FrameHeader.frameType(typeAndFlags)) {
             case FrameType.PAYLOAD -> (typeAndFlags & FrameFlags.COMPLETE) != 0;
-            case FrameType.REQUEST_RESPONSE, FrameType.REQUEST_FNF, FrameType.REQUEST_STREAM,
+            case FrameType.REQUEST_RESPONSE, FrameType.REQUEST_STREAM,
                 FrameType.REQUEST_CHANNEL, FrameType.ERROR, FrameType.CANCEL -> true;
             default -> false;
         };
@@ -140,8 +146,14 @@ final class FrameWriter implements Runnable, FrameSink {
         flushBatch();
     }
 
+    /** Counts a frame read in the current read burst. */
+    void frameRead() {
+        framesReadSinceFlush++;
+    }
+
     private void flushBatch() {
         framesSinceFlush = 0;
+        framesReadSinceFlush = 0;
         if (dirty) {
             dirty = false;
             handOver();

@@ -213,6 +213,7 @@ public final class RSocketConnection implements FrameHandler, KeepAlive.Peer, Co
             inReadBurst = true;
             writer.readBurstStarted();
         }
+        writer.frameRead();
         if (s == ACCEPTING) {
             handshake.hold(buf, off, len);
             return;

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.transport.DuplexConnection;
 import dev.sluice.core.transport.FrameHandler;
+import dev.sluice.frame.FrameFlags;
+import dev.sluice.frame.FrameHeader;
+import dev.sluice.frame.FrameType;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -84,6 +87,57 @@ class FrameWriterTest {
         });
     }
 
+    /** Within a read burst: every BURST_FLUSH_FRAMES requests go out, so the peer starts on them meanwhile. */
+    @Test
+    void requestsWrittenInABurstAreFlushedEveryBurstFlushFrames() throws Exception {
+        onThread(true, () -> {
+            CapturingTransport t = new CapturingTransport();
+            FrameWriter w = new FrameWriter(t, 0);
+            w.readBurstStarted();
+            for (int i = 1; i < FrameWriter.BURST_FLUSH_FRAMES; i++) {
+                writeHeader(w, 2 * i + 1, FrameType.REQUEST_RESPONSE, 0);
+            }
+            assertThat(t.flushes).isZero();
+            writeHeader(w, 999, FrameType.REQUEST_RESPONSE, 0);
+            assertThat(t.flushes).isEqualTo(1);
+            w.flushNow();
+            assertThat(t.frames()).hasSize(FrameWriter.BURST_FLUSH_FRAMES);
+        });
+    }
+
+    /**
+     * Fire-and-forgets (nobody answers them) and stream elements wait for the burst's end; an answer written after
+     * the burst read BURST_FLUSH_FRAMES frames goes out at once (the fence after a run of fire-and-forgets), one
+     * written after a few does not.
+     */
+    @Test
+    void anAnswerGoesOutAtOnceAfterManyFramesWereReadButFireAndForgetsWait() throws Exception {
+        onThread(true, () -> {
+            CapturingTransport t = new CapturingTransport();
+            FrameWriter w = new FrameWriter(t, 0);
+            w.readBurstStarted();
+            for (int i = 0; i < 3 * FrameWriter.BURST_FLUSH_FRAMES; i++) {
+                writeHeader(w, 2 * i + 1, FrameType.REQUEST_FNF, 0);
+                writeHeader(w, 2, FrameType.PAYLOAD, FrameFlags.NEXT);
+            }
+            assertThat(t.flushes).as("fire-and-forgets and stream elements").isZero();
+            for (int i = 0; i < 5; i++) {
+                w.frameRead();
+            }
+            writeHeader(w, 4, FrameType.PAYLOAD, FrameFlags.NEXT | FrameFlags.COMPLETE);
+            assertThat(t.flushes).as("an answer after 5 frames read").isZero();
+            for (int i = 5; i < FrameWriter.BURST_FLUSH_FRAMES; i++) {
+                w.frameRead();
+            }
+            writeHeader(w, 6, FrameType.PAYLOAD, FrameFlags.NEXT | FrameFlags.COMPLETE);
+            assertThat(t.flushes).as("an answer after BURST_FLUSH_FRAMES frames read").isEqualTo(1);
+            writeHeader(w, 8, FrameType.PAYLOAD, FrameFlags.NEXT | FrameFlags.COMPLETE);
+            assertThat(t.flushes).as("the count starts again at the flush").isEqualTo(1);
+            w.flushNow();
+            assertThat(t.frames()).hasSize(6 * FrameWriter.BURST_FLUSH_FRAMES + 3);
+        });
+    }
+
     /** Two writers, each in a read burst, taking turns frame by frame; sizes vary so buffers fill unevenly. */
     private static void interleave(int framesEach) {
         CapturingTransport ta = new CapturingTransport();
@@ -119,6 +173,12 @@ class FrameWriterTest {
         for (int i = 0; i < size; i++) {
             out.writeByte(n + i);
         }
+        w.end();
+    }
+
+    /** A frame that is only a header, as the flush policy reads it. */
+    private static void writeHeader(FrameWriter w, int streamId, int type, int flags) {
+        FrameHeader.encode(w.begin(FrameHeader.SIZE), streamId, type, flags);
         w.end();
     }
 

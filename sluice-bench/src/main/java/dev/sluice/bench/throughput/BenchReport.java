@@ -228,7 +228,8 @@ final class BenchReport {
     /** How each implementation is configured: said once, so a reader can judge the comparison. */
     static final String CONFIGURATIONS = """
         Configurations: every server and client is its own JVM on one connection over loopback TCP (epoll).
-        Sluice: defaults; pooled payloads over duplicates of one pooled direct buffer. rsocket-java: zero-copy
+        Sluice and rsocket-java: each message a new payload over one constant, unreleasable direct buffer (the
+        stacks read it by index, so no buffer is made per message). Sluice: defaults. rsocket-java: zero-copy
         decoding (`PayloadDecoder.ZERO_COPY`), `ByteBufPayload`s, streams with a bounded demand window (what
         `limitRate` does, without its queue). grpc-java: plain grpc-netty, epoll, one event loop,
         `directExecutor()`, plaintext, flow-control window 1,000,000, a hand-written byte[] marshaller that is

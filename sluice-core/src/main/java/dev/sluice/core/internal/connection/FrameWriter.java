@@ -122,15 +122,15 @@ final class FrameWriter implements Runnable, FrameSink {
     }
 
     /**
-     * Whether the frame at {@code off} starts or ends an exchange — a request that is answered, a final PAYLOAD, an
-     * ERROR or a CANCEL: what a peer waits for before it sends more work.
+     * Whether the frame at {@code off} starts or ends an exchange — a request that is answered, a REQUEST_N, a final
+     * PAYLOAD, an ERROR or a CANCEL: what a peer waits for before it sends more work.
      */
     private static boolean exchange(ByteBuf buf, int off) {
         int typeAndFlags = buf.getUnsignedShort(off + FrameHeader.TYPE_AND_FLAGS_OFFSET);
         return switch (FrameHeader.frameType(typeAndFlags)) {
             case FrameType.PAYLOAD -> (typeAndFlags & FrameFlags.COMPLETE) != 0;
-            case FrameType.REQUEST_RESPONSE, FrameType.REQUEST_STREAM,
-                FrameType.REQUEST_CHANNEL, FrameType.ERROR, FrameType.CANCEL -> true;
+            case FrameType.REQUEST_RESPONSE, FrameType.REQUEST_STREAM, FrameType.REQUEST_CHANNEL,
+                FrameType.REQUEST_N, FrameType.ERROR, FrameType.CANCEL -> true;
             default -> false;
         };
     }

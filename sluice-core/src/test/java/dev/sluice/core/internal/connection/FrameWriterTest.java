@@ -7,6 +7,7 @@ import dev.sluice.core.transport.FrameHandler;
 import dev.sluice.frame.FrameFlags;
 import dev.sluice.frame.FrameHeader;
 import dev.sluice.frame.FrameType;
+import dev.sluice.frame.RequestNFrame;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -106,9 +107,9 @@ class FrameWriterTest {
     }
 
     /**
-     * Fire-and-forgets (nobody answers them) and stream elements wait for the burst's end; an answer written after
-     * the burst read BURST_FLUSH_FRAMES frames goes out at once (the fence after a run of fire-and-forgets), one
-     * written after a few does not.
+     * Fire-and-forgets (nobody answers them) and stream elements wait for the burst's end; an answer or a REQUEST_N
+     * written after the burst read BURST_FLUSH_FRAMES frames goes out at once (the fence after a run of
+     * fire-and-forgets, more demand after a window of elements), one written after a few does not.
      */
     @Test
     void anAnswerGoesOutAtOnceAfterManyFramesWereReadButFireAndForgetsWait() throws Exception {
@@ -133,8 +134,14 @@ class FrameWriterTest {
             assertThat(t.flushes).as("an answer after BURST_FLUSH_FRAMES frames read").isEqualTo(1);
             writeHeader(w, 8, FrameType.PAYLOAD, FrameFlags.NEXT | FrameFlags.COMPLETE);
             assertThat(t.flushes).as("the count starts again at the flush").isEqualTo(1);
+            for (int i = 0; i < FrameWriter.BURST_FLUSH_FRAMES; i++) {
+                w.frameRead();
+            }
+            RequestNFrame.encode(w.begin(RequestNFrame.LENGTH), 2, 512);
+            w.end();
+            assertThat(t.flushes).as("more demand after a window of stream elements read").isEqualTo(2);
             w.flushNow();
-            assertThat(t.frames()).hasSize(6 * FrameWriter.BURST_FLUSH_FRAMES + 3);
+            assertThat(t.frames()).hasSize(6 * FrameWriter.BURST_FLUSH_FRAMES + 4);
         });
     }
 

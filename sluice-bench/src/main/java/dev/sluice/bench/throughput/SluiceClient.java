@@ -59,6 +59,7 @@ public final class SluiceClient {
                     report, latency);
                 requests.startClosedLoop(o.window());
                 if (o.paced()) {
+                    requests.stampAnswersPerTurn(loop.get());
                     new Pacer(o.rate(), o.maxInFlight(), System::nanoTime).start(requests, loop.get(), report);
                 }
             }

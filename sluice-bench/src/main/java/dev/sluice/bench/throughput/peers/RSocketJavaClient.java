@@ -14,6 +14,7 @@ import dev.sluice.bench.throughput.internal.RequestLoop;
 import dev.sluice.bench.throughput.internal.WindowedCounter;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.ssl.SslContext;
+import io.netty.util.concurrent.EventExecutor;
 import io.rsocket.Payload;
 import io.rsocket.RSocket;
 import io.rsocket.core.RSocketConnector;
@@ -72,8 +73,9 @@ public final class RSocketJavaClient {
                     report, latency);
                 requests.startClosedLoop(o.window());
                 if (o.paced()) {
-                    new Pacer(o.rate(), o.maxInFlight(), System::nanoTime).start(requests,
-                        loops.onClient(LoopResources.DEFAULT_NATIVE).next(), report);
+                    EventExecutor loop = loops.onClient(LoopResources.DEFAULT_NATIVE).next();
+                    requests.stampAnswersPerTurn(loop);
+                    new Pacer(o.rate(), o.maxInFlight(), System::nanoTime).start(requests, loop, report);
                 }
             }
             case FNF -> new FencedFireAndForget<>(() -> c.fireAndForget(request.get()),

@@ -53,6 +53,7 @@ public final class RpcClient {
                 RequestLoop<Blob> calls = new RequestLoop<>(() -> client.unary(request), meter, report, latency);
                 calls.startClosedLoop(o.window());
                 if (o.paced()) {
+                    calls.stampAnswersPerTurn(loop.get());
                     new Pacer(o.rate(), o.maxInFlight(), System::nanoTime).start(calls, loop.get(), report);
                 }
             }

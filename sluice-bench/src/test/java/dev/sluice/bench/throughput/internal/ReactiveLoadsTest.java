@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.DefaultEventLoop;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -75,6 +77,39 @@ class ReactiveLoadsTest {
         // At least the 5 s since it was due, however quickly the answer came.
         assertThat(latency.snapshot().getMinValue()).isGreaterThanOrEqualTo(4_990_000_000L);
         assertThat(loop.inFlight()).isZero();
+    }
+
+    @Test
+    void pacedAnswersOnThePacingLoopAreStampedTogetherWhenItsTurnEnds() throws Exception {
+        DefaultEventLoop eventLoop = new DefaultEventLoop();
+        try {
+            Latency latency = new Latency();
+            List<Sinks.One<ByteBuf>> calls = new ArrayList<>();
+            RequestLoop<ByteBuf> loop = new RequestLoop<>(() -> {
+                Sinks.One<ByteBuf> s = Sinks.one();
+                calls.add(s);
+                return s.asMono();
+            }, meter, report, latency);
+            loop.stampAnswersPerTurn(eventLoop);
+            long due = System.nanoTime() - 5_000_000_000L;
+            long[] recordedDuringTheTurn = new long[1];
+            eventLoop.submit(() -> {
+                loop.send(due);
+                loop.send(due + 1_000_000_000L);
+                calls.get(0).tryEmitValue(Unpooled.buffer(1));
+                calls.get(1).tryEmitValue(Unpooled.buffer(1));
+                recordedDuringTheTurn[0] = latency.snapshot().getTotalCount();
+            }).get(10, TimeUnit.SECONDS);
+            eventLoop.submit(() -> { }).get(10, TimeUnit.SECONDS); // the stamping task ran before this one
+            org.HdrHistogram.Histogram h = latency.snapshot();
+            assertThat(recordedDuringTheTurn[0]).as("nothing recorded within the turn").isZero();
+            assertThat(h.getTotalCount()).isEqualTo(2);
+            // Times from the due times: at least the 4 s since the later one was due.
+            assertThat(h.getMinValue()).isGreaterThanOrEqualTo(3_990_000_000L);
+            assertThat(loop.inFlight()).isZero();
+        } finally {
+            eventLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        }
     }
 
     @Test

@@ -55,7 +55,8 @@ public final class SluiceClient {
             case CHANNEL -> c.requestChannel(Flux.<Payload>generate(sink -> sink.next(request.get())))
                 .subscribe(new WindowedCounter<>(meter, report, o.demand()));
             case RESPONSE -> {
-                RequestLoop<Payload> requests = new RequestLoop<>(() -> c.requestResponse(request.get()), meter,
+                RequestLoop<Payload> requests = new RequestLoop<>(() -> c.requestResponse(request.get()),
+                    Payload::release, meter,
                     report, latency);
                 requests.startClosedLoop(o.window());
                 if (o.paced()) {

@@ -69,7 +69,8 @@ public final class RSocketJavaClient {
             case CHANNEL -> c.requestChannel(Flux.<Payload>generate(sink -> sink.next(request.get())))
                 .subscribe(new WindowedCounter<>(meter, report, o.demand()));
             case RESPONSE -> {
-                RequestLoop<Payload> requests = new RequestLoop<>(() -> c.requestResponse(request.get()), meter,
+                RequestLoop<Payload> requests = new RequestLoop<>(() -> c.requestResponse(request.get()),
+                    Payload::release, meter,
                     report, latency);
                 requests.startClosedLoop(o.window());
                 if (o.paced()) {

@@ -50,7 +50,8 @@ public final class RpcClient {
         switch (o.interaction()) {
             case STREAM -> client.stream(request).subscribe(new WindowedCounter<>(meter, report, o.demand()));
             case RESPONSE -> {
-                RequestLoop<Blob> calls = new RequestLoop<>(() -> client.unary(request), meter, report, latency);
+                RequestLoop<Blob> calls = new RequestLoop<>(() -> client.unary(request), blob -> { },
+                    meter, report, latency);
                 calls.startClosedLoop(o.window());
                 if (o.paced()) {
                     calls.stampAnswersPerTurn(loop.get());

@@ -54,7 +54,7 @@ class ReactiveLoadsTest {
             Sinks.One<ByteBuf> s = Sinks.one();
             calls.add(s);
             return s.asMono();
-        }, meter, report, null);
+        }, ByteBuf::release, meter, report, null);
         loop.startClosedLoop(3);
         assertThat(calls).hasSize(3);
 
@@ -69,7 +69,7 @@ class ReactiveLoadsTest {
     void pacedRequestsRecordTheirTimeFromWhenTheyWereDue() {
         Latency latency = new Latency();
         Sinks.One<ByteBuf> call = Sinks.one();
-        RequestLoop<ByteBuf> loop = new RequestLoop<>(call::asMono, meter, report, latency);
+        RequestLoop<ByteBuf> loop = new RequestLoop<>(call::asMono, ByteBuf::release, meter, report, latency);
         long due = System.nanoTime() - 5_000_000_000L;
         loop.send(due);
         assertThat(loop.inFlight()).isEqualTo(1);
@@ -89,7 +89,7 @@ class ReactiveLoadsTest {
                 Sinks.One<ByteBuf> s = Sinks.one();
                 calls.add(s);
                 return s.asMono();
-            }, meter, report, latency);
+            }, ByteBuf::release, meter, report, latency);
             loop.stampAnswersPerTurn(eventLoop);
             long due = System.nanoTime() - 5_000_000_000L;
             long[] recordedDuringTheTurn = new long[1];
@@ -119,7 +119,7 @@ class ReactiveLoadsTest {
             Sinks.One<ByteBuf> s = Sinks.one();
             calls.add(s);
             return s.asMono();
-        }, meter, report, new Latency());
+        }, ByteBuf::release, meter, report, new Latency());
         loop.startClosedLoop(2);
         loop.stopClosedLoop();
         calls.get(0).tryEmitValue(Unpooled.buffer(1));

@@ -257,6 +257,6 @@ class BoundedMemoryTest {
         assertThat(maxOutstanding).as("outstanding never above the cap").hasValue(max);
         assertThat(maxHeld).as("held reached the cap, and no more").hasValue(max);
         assertThat(maxHeldLately).as("the window shrank to two batches under the flood")
-                .hasValue(2 * FileWriteSubscriber.MAX_BATCH_CHUNKS);
+                .hasValue(2 * GatheringBatch.MAX_BATCH_CHUNKS);
     }
 }

@@ -248,7 +248,7 @@ class GatheringWriteTest {
         assertThat(kind.made).hasSize(count).allSatisfy(c -> assertThat(kind.givenBack(c)).isTrue());
         long nonEmpty = IntStream.range(0, count).filter(i -> sizeOf.applyAsInt(i) > 0).count();
         int largest = IntStream.range(0, count).map(sizeOf).max().orElse(0);
-        if (count >= 3 && 2L * largest <= FileWriteSubscriber.MAX_BATCH_BYTES) {
+        if (count >= 3 && 2L * largest <= GatheringBatch.MAX_BATCH_BYTES) {
             assertThat(channel[0].writes.get()).as("chunks gathered into fewer writes").isLessThan(nonEmpty);
         }
     }

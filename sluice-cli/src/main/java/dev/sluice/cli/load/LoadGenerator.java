@@ -5,9 +5,7 @@ import dev.sluice.cli.load.internal.RampSchedule;
 import dev.sluice.cli.load.internal.SendSchedule;
 import dev.sluice.cli.load.internal.StepTally;
 import dev.sluice.cli.load.internal.Tally;
-import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
-import io.netty.buffer.Unpooled;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -90,22 +88,15 @@ public final class LoadGenerator {
     /** With a timeout, the requests sent, in send order (and so deadline order), until settled or timed out. */
     private final Queue<PendingRequest> deadlines = new ConcurrentLinkedQueue<>();
     private final PendingRequest.Listener onSettled = this::settled;
-    private volatile boolean stopped;
-    private volatile boolean senderDone;
-    /** Requests fired so far: the sender is past every step whose last index is below it. */
-    private volatile long fired;
-    /** When the sender stopped, ns; written before {@code senderDone}. */
-    private volatile long sendEnd;
+    private final AtomicBoolean stopped = new AtomicBoolean();
     private volatile Thread sender;
     private volatile Thread closer;
     // Set up by run() before the sender starts.
     private RampSchedule schedule;
     private Tally seconds;
     private StepTally[] steps;
-    // Written by the sender, read by the closer after joining it.
-    private long lastSendNanos;
-    private long maxLagNanos;
-    private Throwable senderFailure;
+    /** The sender thread's work, and what it reports: how far it got, when it stopped, how it failed. */
+    private LoadSender sending;
     // Closer-confined.
     private final List<SecondStats> closedSeconds = new ArrayList<>();
     private boolean interrupted;
@@ -194,7 +185,7 @@ public final class LoadGenerator {
      * run ends as usual. Safe from any thread, e.g. a shutdown hook; does nothing once the run is over.
      */
     public void stop() {
-        stopped = true;
+        stopped.set(true);
         LockSupport.unpark(sender);
     }
 
@@ -221,7 +212,9 @@ public final class LoadGenerator {
             steps[s] = new StepTally();
         }
         closer = Thread.currentThread();
-        Thread t = new Thread(() -> send(data), "sluice-load-sender");
+        sending = new LoadSender(target, data, schedule, seconds, steps, timeout, nanoClock, inFlight, deadlines,
+            onSettled, stopped, closer);
+        Thread t = new Thread(sending, "sluice-load-sender");
         t.setDaemon(true);
         sender = t;
         t.start();
@@ -235,6 +228,7 @@ public final class LoadGenerator {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+        Throwable senderFailure = sending.failure();
         if (senderFailure != null) {
             throw new IllegalStateException("the load sender failed: " + senderFailure, senderFailure);
         }
@@ -265,8 +259,8 @@ public final class LoadGenerator {
             }
             PendingRequest head = timeOutDue(now);
             long wakeUp = head != null && head.deadlineNanos() - secondEnd < 0 ? head.deadlineNanos() : secondEnd;
-            if (senderDone) {
-                long drainDeadline = sendEnd + drainNanos;
+            if (sending.done()) {
+                long drainDeadline = sending.sendEnd() + drainNanos;
                 String cause = interrupted ? "interrupted before an answer came"
                     : listenerFailure != null ? "run stopped: the listener failed"
                     : now - drainDeadline >= 0 ? "no answer within the drain timeout ("
@@ -327,17 +321,17 @@ public final class LoadGenerator {
     }
 
     private boolean sendingOver(int s) {
-        return senderDone || fired >= schedule.firstIndex(s + 1);
+        return sending.done() || sending.fired() >= schedule.firstIndex(s + 1);
     }
 
     /** How long step {@code s} sent: all of it, or up to the stop. */
     private Duration sentDuration(long start, int s) {
         long planned = ramp.stepDuration().toNanos();
-        if (fired >= schedule.firstIndex(s + 1)) {
+        if (sending.fired() >= schedule.firstIndex(s + 1)) {
             return Duration.ofNanos(planned);
         }
         long stepStart = start + s * planned;
-        return Duration.ofNanos(Math.max(0, Math.min(planned, sendEnd - stepStart)));
+        return Duration.ofNanos(Math.max(0, Math.min(planned, sending.sendEnd() - stepStart)));
     }
 
     /** Called once per request, on the thread that settled it: wakes the closer when that completes a step. */
@@ -362,11 +356,11 @@ public final class LoadGenerator {
     }
 
     private LoadSummary summary(long start, List<StepStats> closedSteps) {
-        long sent = fired;
+        long sent = sending.fired();
         boolean stoppedEarly = sent < schedule.total();
         // A run stopped early reports over the time it did send, so that its rates stay true.
-        Duration sentFor = stoppedEarly ? Duration.ofNanos(Math.max(1, sendEnd - start)) : ramp.duration();
-        long sendingNanos = Math.max(sentFor.toNanos(), sent == 0 ? 0 : lastSendNanos - start);
+        Duration sentFor = stoppedEarly ? Duration.ofNanos(Math.max(1, sending.sendEnd() - start)) : ramp.duration();
+        long sendingNanos = Math.max(sentFor.toNanos(), sent == 0 ? 0 : sending.lastSendNanos() - start);
         Histogram success = new Histogram(3);
         Histogram failure = new Histogram(3);
         Histogram rejection = new Histogram(3);
@@ -375,66 +369,7 @@ public final class LoadGenerator {
         }
         return new LoadSummary(ramp, timeout, payloadSize, sentFor, closedSteps, closedSeconds,
             seconds.responsesByServer(), Latency.of(success), Latency.of(failure), Latency.of(rejection),
-            sent * 1e9 / sendingNanos, maxLagNanos / 1000, stoppedEarly);
-    }
-
-    /** The sender thread: fires every due request, parks until the next one is due. */
-    private void send(byte[] data) {
-        long next = 0;
-        long total = schedule.total();
-        int step = 0;
-        try {
-            while (next < total && !stopped) {
-                long now = nanoClock.getAsLong();
-                long due = schedule.dueCount(now);
-                if (next >= due) {
-                    LockSupport.parkNanos(this, schedule.intendedNanos(next) - now);
-                    continue;
-                }
-                // Behind or on time: fire everything due, never waiting for an answer.
-                for (; next < due && !stopped; next++) {
-                    while (next >= schedule.firstIndex(step + 1)) {
-                        step++;
-                    }
-                    long intended = schedule.intendedNanos(next);
-                    fire(step, intended, data);
-                    fired = next + 1;
-                    long sentAt = nanoClock.getAsLong();
-                    lastSendNanos = sentAt;
-                    maxLagNanos = Math.max(maxLagNanos, sentAt - intended);
-                }
-            }
-        } catch (Throwable e) {
-            senderFailure = e;
-        } finally {
-            sendEnd = nanoClock.getAsLong();
-            senderDone = true;
-            LockSupport.unpark(closer);
-        }
-    }
-
-    private void fire(int step, long intendedNanos, byte[] data) {
-        long deadline = timeout == null ? Long.MAX_VALUE : intendedNanos + timeout.toNanos();
-        PendingRequest request = new PendingRequest(seconds, steps[step], step, intendedNanos, deadline, nanoClock,
-            onSettled);
-        // Tracked before it can settle, so that the closer always sees it.
-        inFlight.add(request);
-        steps[step].sent();
-        seconds.sent();
-        if (timeout != null) {
-            // The closer parks until the head's deadline: wake it if there was no head.
-            boolean wasEmpty = deadlines.isEmpty();
-            deadlines.add(request);
-            if (wasEmpty) {
-                LockSupport.unpark(closer);
-            }
-        }
-        try {
-            Payload payload = Payload.create(data.length == 0 ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(data));
-            target.requestResponse(payload).subscribe(request);
-        } catch (RuntimeException e) {
-            request.failNow(e);
-        }
+            sent * 1e9 / sendingNanos, sending.maxLagNanos() / 1000, stoppedEarly);
     }
 
     /** Waits for the sender, which has finished or was told to stop: it only has to leave its current send. */

@@ -1,11 +1,7 @@
 package dev.sluice.bench.files;
 
-import java.io.BufferedReader;
+import dev.sluice.bench.files.FileWriteReport.Result;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,10 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import java.util.stream.Stream;
-import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
 
 /**
  * Streams chunks to files with Sluice, rio 0.3, Vert.x {@code AsyncFile} and Spring {@code DataBufferUtils.write},
@@ -53,8 +46,8 @@ import reactor.core.publisher.Mono;
 public final class FileWriteBenchmark {
 
     private static final long KIB = 1024;
-    private static final long MIB = 1024 * KIB;
-    private static final int[] PARALLELISM = {1, 10, 100};
+    static final long MIB = 1024 * KIB;
+    static final int[] PARALLELISM = {1, 10, 100};
     /**
      * The most measured rounds of a row whose files are deleted after each iteration: enough for about ten seconds
      * per target on the 1 MiB rows (30-60 ms an iteration), whose per-round ratios spread by about 10% either way.
@@ -64,7 +57,7 @@ public final class FileWriteBenchmark {
     private static final int MAX_KEPT_ITERATIONS = 60;
     /** Rounds run so far in this run, all rows together: names each round's directory. */
     private static final AtomicInteger ROUNDS_RUN = new AtomicInteger();
-    private static final List<String> TARGETS = List.of("ceiling", "sluice", "rio", "vertx", "spring");
+    static final List<String> TARGETS = List.of("ceiling", "sluice", "rio", "vertx", "spring");
 
     /**
      * A row family: files of {@code size} bytes; how many depends on the parallelism. With {@code keepFiles} the
@@ -77,31 +70,20 @@ public final class FileWriteBenchmark {
      * creates cost little against the bytes. Every round writes into a directory of its own, shared by the
      * targets (where ext4 places a directory decides much of what creating files in it costs, so targets compared
      * in a round create theirs in the same one), spread by {@link #markTopDirectory}; kept files are synced after
-     * each iteration ({@link #syncFileSystem}). The small-file rows still swing by up to ten times between runs on
-     * our VM (the benchmarks document says more); compare targets within a run, by the paired figure.
+     * each iteration ({@link TargetJvm#syncFileSystem}). The small-file rows still swing by up to ten times between
+     * runs on our VM (the benchmarks document says more); compare targets within a run, by the paired figure.
      */
-    private record Workload(String key, String label, long size, int files, boolean filePerStream,
+    record Workload(String key, String label, long size, int files, boolean filePerStream,
             boolean keepFiles) {
         int files(int parallelism) {
             return filePerStream ? parallelism : files;
         }
     }
 
-    private static final List<Workload> WORKLOADS = List.of(
+    static final List<Workload> WORKLOADS = List.of(
             new Workload("1k", "1 KiB x 1000 files", KIB, 1000, false, true),
             new Workload("1m", "1 MiB x 100 files", MIB, 100, false, false),
             new Workload("100m", "100 MiB x p files", 100 * MIB, 0, true, false));
-
-    /**
-     * One target's figures on one row. {@code retainedAbove} is the most, over the iterations, of the heap in use
-     * after a collection during the iteration minus the heap in use after the full collection before it: what the
-     * writer kept alive, without the JVM's own live data (which differs by a MiB or so between the targets' JVMs,
-     * whose libraries load different classes). {@code paired} (Sluice's row only, else null) is, of the peers,
-     * the one with the lowest median per-round ratio of Sluice's MB/s to the peer's: that median and its interval.
-     */
-    private record Result(String target, Workload workload, int parallelism, double mbps, long retainedAbove,
-            long heap, long direct, PairedRatio paired) {
-    }
 
     private FileWriteBenchmark() {
     }
@@ -131,7 +113,7 @@ public final class FileWriteBenchmark {
         int chunk = Integer.parseInt(opts.getOrDefault("chunk", String.valueOf(64 * KIB)));
         String source = opts.getOrDefault("source", "copies");
         if (opts.containsKey("child")) {
-            serve(opts.get("child"), dir, new ChunkData(chunk, source.equals("copies")));
+            TargetJvm.serve(opts.get("child"), dir, new ChunkData(chunk, source.equals("copies")));
             System.exit(0); // rio's shared executor has non-daemon threads
         }
         int warmup = Integer.parseInt(opts.getOrDefault("warmup", "1"));
@@ -141,12 +123,12 @@ public final class FileWriteBenchmark {
         List<String> targets = opts.containsKey("only") ? Arrays.asList(opts.get("only").split(",")) : TARGETS;
         List<String> rows = Arrays.asList(opts.getOrDefault("rows", "1k,1m,100m").split(","));
         long start = System.nanoTime();
-        List<Child> children = new ArrayList<>();
+        List<TargetJvm> children = new ArrayList<>();
         Files.createDirectories(dir);
         markTopDirectory(dir);
         try {
             for (String t : targets) {
-                children.add(new Child(t, args));
+                children.add(new TargetJvm(t, args));
             }
             List<Result> results = new ArrayList<>();
             for (Workload w : WORKLOADS) {
@@ -170,9 +152,9 @@ public final class FileWriteBenchmark {
                     System.getProperty("java.vm.name"), System.getProperty("java.version"), dir,
                     (System.nanoTime() - start) / 1e9);
             System.out.println(header + (full ? "" : "The 100 MiB row at p = 100 (10 GiB per iteration per "
-                    + "target) was skipped; --full runs it.\n") + tables(results, targets, names));
+                    + "target) was skipped; --full runs it.\n") + FileWriteReport.tables(results, targets, names));
         } finally {
-            for (Child c : children) {
+            for (TargetJvm c : children) {
                 c.close();
             }
             // Hundreds of thousands of small files with --rows 1k: say why the end takes a while.
@@ -188,7 +170,7 @@ public final class FileWriteBenchmark {
      * such a deletion, creating a file took 715 us under a plain directory and 31 us under a marked one. Best
      * effort: on other file systems, or without {@code chattr}, a note says so.
      */
-    private static void markTopDirectory(Path dir) {
+    static void markTopDirectory(Path dir) {
         String failure;
         try {
             Process chattr = new ProcessBuilder("chattr", "+T", dir.toString()).redirectErrorStream(true).start();
@@ -267,10 +249,10 @@ public final class FileWriteBenchmark {
      * for a row that keeps its files, in each case rounded up to whole cycles of orders), so that its median is not
      * one unlucky moment.
      */
-    private static List<Result> row(List<Child> children, Workload w, int p, int warmup, int iterations,
+    private static List<Result> row(List<TargetJvm> children, Workload w, int p, int warmup, int iterations,
             double seconds) throws IOException {
         int index = WORKLOADS.indexOf(w);
-        Map<Child, List<long[]>> samples = new LinkedHashMap<>();
+        Map<TargetJvm, List<long[]>> samples = new LinkedHashMap<>();
         // The slowest target's time in the last warm-up round: the earlier ones run cold (JIT, first files).
         long slowestWarmup = 0;
         RoundOrders orders = new RoundOrders(children.size());
@@ -282,7 +264,7 @@ public final class FileWriteBenchmark {
             String roundDir = "round-" + ROUNDS_RUN.getAndIncrement();
             int[] order = orders.order(round - warmup);
             for (int k = 0; k < order.length; k++) {
-                Child c = children.get(order[k]);
+                TargetJvm c = children.get(order[k]);
                 // The run's figures, and where the target ran in the round.
                 long[] s = Arrays.copyOf(c.run(index, p, measured, roundDir), 6);
                 s[5] = k;
@@ -300,7 +282,7 @@ public final class FileWriteBenchmark {
             }
         }
         List<Result> out = new ArrayList<>();
-        for (Map.Entry<Child, List<long[]>> e : samples.entrySet()) {
+        for (Map.Entry<TargetJvm, List<long[]>> e : samples.entrySet()) {
             double[] mbps = e.getValue().stream().mapToDouble(s -> w.files(p) * w.size() / (s[0] / 1e9) / 1e6)
                     .sorted().toArray();
             long retained = e.getValue().stream().mapToLong(s -> s[1]).max().orElse(0);
@@ -329,9 +311,9 @@ public final class FileWriteBenchmark {
      * alike. Prints each peer's median, its confidence interval and quartiles; returns the one with the lowest median
      * (null without a peer).
      */
-    private static PairedRatio paired(List<long[]> ours, Map<Child, List<long[]>> samples, Workload w, int p) {
+    private static PairedRatio paired(List<long[]> ours, Map<TargetJvm, List<long[]>> samples, Workload w, int p) {
         PairedRatio lowest = null;
-        for (Map.Entry<Child, List<long[]>> e : samples.entrySet()) {
+        for (Map.Entry<TargetJvm, List<long[]>> e : samples.entrySet()) {
             String peer = e.getKey().target;
             if (peer.equals("sluice") || peer.equals("ceiling")) {
                 continue;
@@ -373,170 +355,6 @@ public final class FileWriteBenchmark {
                 PairedRatio.median(Arrays.copyOf(values, n)), n);
     }
 
-    /** A target's JVM, driven over its standard input and output. */
-    private static final class Child implements AutoCloseable {
-        final String target;
-        final String name;
-        private final Process process;
-        private final Writer in;
-        private final BufferedReader out;
-
-        Child(String target, String[] args) throws IOException {
-            this.target = target;
-            List<String> command = new ArrayList<>(List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xms1g", "-Xmx1g", "-Xmn64m", "-XX:+UseG1GC", "-XX:MaxDirectMemorySize=1g",
-                    "-Dio.netty.leakDetection.level=disabled"));
-            // Settings such as -Dsluice.files.threads reach the children.
-            System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("sluice.")).sorted()
-                    .forEach(k -> command.add("-D" + k + "=" + System.getProperty(k)));
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), FileWriteBenchmark.class.getName()));
-            command.addAll(Arrays.asList(args));
-            command.addAll(List.of("--child", target));
-            process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            in = new java.io.OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-            out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-            name = expect("NAME ");
-        }
-
-        /**
-         * Runs one iteration; returns {nanos, peak retained heap, peak heap in use, peak direct, retained baseline}.
-         */
-        long[] run(int workload, int parallelism, boolean measured, String roundDir) throws IOException {
-            in.write("RUN " + workload + " " + parallelism + " " + measured + " " + roundDir + "\n");
-            in.flush();
-            return Arrays.stream(expect("DONE ").split(" ")).mapToLong(Long::parseLong).toArray();
-        }
-
-        private String expect(String prefix) throws IOException {
-            String line = out.readLine();
-            if (line == null || !line.startsWith(prefix)) {
-                throw new IllegalStateException(target + ": expected " + prefix.trim() + ", got " + line);
-            }
-            return line.substring(prefix.length());
-        }
-
-        @Override
-        public void close() throws IOException {
-            try {
-                in.write("EXIT\n");
-                in.flush();
-            } catch (IOException e) {
-                // already gone
-            }
-            try {
-                process.waitFor();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                process.destroy();
-            }
-        }
-    }
-
-    /** The child side: one target, runs what the parent asks, answers on standard output. */
-    private static void serve(String name, Path dir, ChunkData data) throws IOException {
-        PrintStream out = System.out;
-        BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        try (WriteTarget target = create(name, data); MemorySampler memory = new MemorySampler()) {
-            out.println("NAME " + target.name());
-            out.flush();
-            int prepared = -1;
-            for (String line; (line = commands.readLine()) != null && !line.equals("EXIT"); ) {
-                String[] f = line.split(" ");
-                Workload w = WORKLOADS.get(Integer.parseInt(f[1]));
-                int p = Integer.parseInt(f[2]);
-                if (p != prepared) {
-                    target.prepare(p);
-                    prepared = p;
-                }
-                // The round's directory, right under the top directory: see markTopDirectory.
-                Path roundDir = Files.createDirectories(dir.resolve(f[4]));
-                if (Boolean.parseBoolean(f[3])) {
-                    System.gc();
-                    memory.reset();
-                }
-                long nanos = runOnce(target, roundDir, name + "-", w, p);
-                out.println("DONE " + nanos + " " + memory.peakRetained() + " " + memory.peakHeap() + " "
-                        + memory.peakDirect() + " " + memory.baseline());
-                out.flush();
-            }
-        }
-    }
-
-    private static WriteTarget create(String name, ChunkData data) {
-        switch (name) {
-            case "ceiling":
-                return new FileChannelTarget(data);
-            case "sluice":
-                return new SluiceTarget(data);
-            case "rio":
-                return new RioTarget(data);
-            case "vertx":
-                return new VertxTarget(data);
-            case "spring":
-                return new SpringTarget(data);
-            default:
-                throw new IllegalArgumentException("unknown target: " + name + " (one of " + TARGETS + ")");
-        }
-    }
-
-    /**
-     * Writes the row's files into {@code roundDir}, {@code p} at a time, named {@code prefix} and a number; checks
-     * them and deletes them unless the row keeps its files; returns the time taken in nanos.
-     */
-    private static long runOnce(WriteTarget target, Path roundDir, String prefix, Workload w, int p)
-            throws IOException {
-        int files = w.files(p);
-        long start = System.nanoTime();
-        Flux.range(0, files)
-                .flatMap(i -> Mono.fromCompletionStage(() -> target.write(roundDir.resolve(prefix + i), w.size())),
-                        p, 1)
-                .then()
-                .block();
-        long nanos = System.nanoTime() - start;
-        long expected = files * w.size();
-        List<Path> written;
-        try (Stream<Path> paths = Files.list(roundDir)) {
-            written = paths.filter(f -> f.getFileName().toString().startsWith(prefix)).toList();
-        }
-        long actual = written.stream().mapToLong(FileWriteBenchmark::size).sum();
-        if (actual != expected) {
-            throw new IllegalStateException(target.name() + " wrote " + actual + " bytes, expected " + expected);
-        }
-        if (w.keepFiles()) {
-            syncFileSystem(roundDir);
-        } else {
-            for (Path f : written) {
-                Files.delete(f);
-            }
-        }
-        return nanos;
-    }
-
-    /**
-     * Writes the file system's dirty data and metadata back now ({@code sync -f}, i.e. syncfs), between iterations,
-     * so that the write-back of the files a row keeps does not run during a later iteration: it holds the inode
-     * tables' and bitmaps' buffers that the creates need. Best effort: without {@code sync}, nothing happens.
-     */
-    private static void syncFileSystem(Path inside) {
-        try {
-            // Not inheritIO: a child's standard output is its channel to the parent.
-            new ProcessBuilder("sync", "-f", inside.toString()).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start().waitFor();
-        } catch (IOException e) {
-            // no sync(1): the kernel's own write-back still runs, at its own times
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static long size(Path p) {
-        try {
-            return Files.size(p);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     private static void deleteRecursively(Path dir) throws IOException {
         if (!Files.exists(dir)) {
@@ -545,65 +363,6 @@ public final class FileWriteBenchmark {
         try (Stream<Path> paths = Files.walk(dir)) {
             for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
                 Files.deleteIfExists(p);
-            }
-        }
-    }
-
-    private static String tables(List<Result> results, List<String> targets, Map<String, String> names) {
-        StringBuilder out = new StringBuilder();
-        section(out, "Write throughput, MB/s (higher is better)", results, targets, names,
-                r -> String.format(Locale.ROOT, r.mbps() < 100 ? "%.1f" : "%.0f", r.mbps()), true);
-        section(out, "Peak retained heap above the JVM's baseline (in use after a collection, less what the full "
-                + "collection before the iteration left), MiB (lower is better)", results, targets, names,
-                r -> String.format(Locale.ROOT, "%.1f", r.retainedAbove() / (double) MIB), false);
-        section(out, "Peak heap in use, garbage included, MiB (lower is better)", results, targets, names,
-                r -> String.valueOf(r.heap() / MIB), false);
-        section(out, "Peak direct memory, MiB (lower is better)", results, targets, names,
-                r -> String.valueOf(r.direct() / MIB), false);
-        return out.toString();
-    }
-
-    private static void section(StringBuilder out, String title, List<Result> results, List<String> targets,
-            Map<String, String> names, Function<Result, String> cell, boolean ratios) {
-        out.append("\n### ").append(title).append("\n\n| workload | p |");
-        for (String t : targets) {
-            out.append(' ').append(names.getOrDefault(t, t)).append(" |");
-        }
-        if (ratios) {
-            out.append(" Sluice / best peer | paired (95% CI) | Sluice / ceiling |");
-        }
-        out.append("\n|---|---|").append("---|".repeat(targets.size() + (ratios ? 3 : 0))).append('\n');
-        for (Workload w : WORKLOADS) {
-            for (int p : PARALLELISM) {
-                Map<String, Result> row = new LinkedHashMap<>();
-                for (Result r : results) {
-                    if (r.workload().equals(w) && r.parallelism() == p) {
-                        row.put(r.target(), r);
-                    }
-                }
-                if (row.isEmpty()) {
-                    continue;
-                }
-                out.append("| ").append(w.label()).append(" | ").append(p).append(" |");
-                for (String t : targets) {
-                    Result r = row.get(t);
-                    out.append(' ').append(r == null ? "-" : cell.apply(r)).append(" |");
-                }
-                if (ratios) {
-                    Result ours = row.get("sluice");
-                    double bestPeer = row.values().stream()
-                            .filter(r -> !r.target().equals("sluice") && !r.target().equals("ceiling"))
-                            .mapToDouble(Result::mbps).max().orElse(Double.NaN);
-                    Result ceiling = row.get("ceiling");
-                    out.append(' ').append(ours == null ? "-"
-                            : String.format(Locale.ROOT, "%.2f", ours.mbps() / bestPeer)).append(" |");
-                    PairedRatio paired = ours == null ? null : ours.paired();
-                    out.append(' ').append(paired == null ? "-" : String.format(Locale.ROOT, "%.2f (%.2f-%.2f)",
-                            paired.median(), paired.low(), paired.high())).append(" |");
-                    out.append(' ').append(ours == null || ceiling == null ? "-"
-                            : String.format(Locale.ROOT, "%.0f%%", 100 * ours.mbps() / ceiling.mbps())).append(" |");
-                }
-                out.append('\n');
             }
         }
     }

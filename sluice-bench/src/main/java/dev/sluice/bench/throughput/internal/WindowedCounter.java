@@ -1,15 +1,15 @@
 package dev.sluice.bench.throughput.internal;
 
-import io.netty.util.ReferenceCounted;
+import java.util.function.Consumer;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 
 /**
- * Consumes an infinite stream of zero-copy payloads: releases and counts each one, and keeps the demand bounded
- * — {@code window} up front, then half a window each time half a window has arrived. This is what
- * {@code limitRate(window, window / 2)} does, without its queue, so the client does no work beyond counting.
- * Works for Sluice's and rsocket-java's payloads alike (both are {@link ReferenceCounted}) and for RPC messages,
- * which need no release.
+ * Consumes an infinite stream: disposes of each element as told (releases a payload; nothing for an RPC message)
+ * and counts it, and keeps the demand bounded — {@code window} up front, then half a window each time half a window
+ * has arrived. This is what {@code limitRate(window, window / 2)} does, without its queue, so the client does no
+ * work beyond counting. The disposal is given rather than found by {@code instanceof ReferenceCounted}, which for
+ * a protobuf message scans its interface list on every element (see {@link RequestLoop}).
  *
  * <p>Signals arrive serially (Reactive Streams §1.3); not otherwise thread-safe.
  *
@@ -17,6 +17,7 @@ import reactor.core.CoreSubscriber;
  */
 public final class WindowedCounter<T> implements CoreSubscriber<T> {
 
+    private final Consumer<? super T> dispose;
     private final Meter meter;
     private final ClientReport report;
     private final int window;
@@ -24,11 +25,15 @@ public final class WindowedCounter<T> implements CoreSubscriber<T> {
     private Subscription subscription;
     private int received;
 
-    /** @param window the most elements requested and not yet received, &ge; 2 */
-    public WindowedCounter(Meter meter, ClientReport report, int window) {
+    /**
+     * @param dispose what is done with each element (e.g. {@code Payload::release})
+     * @param window  the most elements requested and not yet received, &ge; 2
+     */
+    public WindowedCounter(Consumer<? super T> dispose, Meter meter, ClientReport report, int window) {
         if (window < 2) {
             throw new IllegalArgumentException("window < 2: " + window);
         }
+        this.dispose = dispose;
         this.meter = meter;
         this.report = report;
         this.window = window;
@@ -43,9 +48,7 @@ public final class WindowedCounter<T> implements CoreSubscriber<T> {
 
     @Override
     public void onNext(T payload) {
-        if (payload instanceof ReferenceCounted zeroCopy) {
-            zeroCopy.release();
-        }
+        dispose.accept(payload);
         meter.increment();
         if (++received == half) {
             received = 0;

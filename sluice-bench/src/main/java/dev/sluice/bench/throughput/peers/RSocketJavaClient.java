@@ -65,9 +65,10 @@ public final class RSocketJavaClient {
         ByteBuf template = Payloads.template(o.size());
         Supplier<Payload> request = () -> ByteBufPayload.create(template);
         switch (o.interaction()) {
-            case STREAM -> c.requestStream(request.get()).subscribe(new WindowedCounter<>(meter, report, o.demand()));
+            case STREAM -> c.requestStream(request.get())
+                .subscribe(new WindowedCounter<>(Payload::release, meter, report, o.demand()));
             case CHANNEL -> c.requestChannel(Flux.<Payload>generate(sink -> sink.next(request.get())))
-                .subscribe(new WindowedCounter<>(meter, report, o.demand()));
+                .subscribe(new WindowedCounter<>(Payload::release, meter, report, o.demand()));
             case RESPONSE -> {
                 RequestLoop<Payload> requests = new RequestLoop<>(() -> c.requestResponse(request.get()),
                     Payload::release, meter,

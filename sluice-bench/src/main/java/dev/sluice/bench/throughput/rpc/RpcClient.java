@@ -48,7 +48,8 @@ public final class RpcClient {
         ThroughputClient client = ThroughputRpc.client(c);
         Blob request = RpcServer.blob(o.size());
         switch (o.interaction()) {
-            case STREAM -> client.stream(request).subscribe(new WindowedCounter<>(meter, report, o.demand()));
+            case STREAM -> client.stream(request)
+                .subscribe(new WindowedCounter<>(blob -> { }, meter, report, o.demand()));
             case RESPONSE -> {
                 RequestLoop<Blob> calls = new RequestLoop<>(() -> client.unary(request), blob -> { },
                     meter, report, latency);

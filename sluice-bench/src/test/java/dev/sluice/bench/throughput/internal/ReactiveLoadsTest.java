@@ -27,7 +27,7 @@ class ReactiveLoadsTest {
     void windowedCounterKeepsDemandWithinTheWindowAndReleasesWhatItCounts() {
         List<Long> requests = new ArrayList<>();
         Sinks.Many<ByteBuf> sink = Sinks.many().unicast().onBackpressureBuffer();
-        sink.asFlux().doOnRequest(requests::add).subscribe(new WindowedCounter<>(meter, report, 4));
+        sink.asFlux().doOnRequest(requests::add).subscribe(new WindowedCounter<>(ByteBuf::release, meter, report, 4));
         List<ByteBuf> sent = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             ByteBuf b = Unpooled.buffer(1);
@@ -43,7 +43,7 @@ class ReactiveLoadsTest {
 
     @Test
     void windowedCounterReportsAStreamThatEnds() {
-        Flux.<ByteBuf>empty().subscribe(new WindowedCounter<>(meter, report, 4));
+        Flux.<ByteBuf>empty().subscribe(new WindowedCounter<>(ByteBuf::release, meter, report, 4));
         assertThat(report.failure()).hasMessage("the stream completed, but the benchmark's streams are infinite");
     }
 

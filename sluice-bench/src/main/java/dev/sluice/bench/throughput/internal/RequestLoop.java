@@ -19,7 +19,9 @@ import reactor.core.publisher.Mono;
  * are collected while the loop handles a read, and one clock reading at the end of the turn completes them all,
  * as the raw-Netty floor's client stamps every answer of a socket read with one reading. A clock reading costs
  * about 24 ns here, a sixth of a request-response on this client: read per answer, it alone kept the client from
- * sustaining 90% of its closed-loop rate. Answers on any other thread read the clock each.
+ * sustaining 90% of its closed-loop rate. They are counted the same way, with plain loop-confined counters, as the
+ * floor's client counts a read's answers at once, instead of an atomic in-flight count and a meter update per
+ * request. Answers on any other thread read the clock and update the atomic counts each.
  *
  * <p>One small subscriber per request: subscribers are not reused (Reactive Streams §2.12). Thread-safe:
  * answers may arrive on any thread.
@@ -40,6 +42,9 @@ public final class RequestLoop<T> implements Pacer.Sender {
     /** Due times of the current turn's answers, loop-confined. */
     private long[] dueThisTurn = new long[1024];
     private int answeredThisTurn;
+    /** Paced requests sent, and answers stamped, on the pacing loop; loop-confined (see {@link #inFlight()}). */
+    private long sentOnLoop;
+    private long answeredOnLoop;
     private final Runnable stampTurn = this::stampTurn;
 
     /**
@@ -81,20 +86,33 @@ public final class RequestLoop<T> implements Pacer.Sender {
 
     @Override
     public void send(long dueNanos) {
-        inFlight.incrementAndGet();
+        EventExecutor l = loop;
+        if (l != null && l.inEventLoop()) {
+            sentOnLoop++;
+        } else {
+            inFlight.incrementAndGet();
+        }
         call.get().subscribe(new Answer(true, dueNanos));
     }
 
+    /**
+     * Requests sent and not answered: the atomic count of those sent or answered off the pacing loop, plus the
+     * loop's own difference. The pacer asks on its loop, where the loop's counters are exact.
+     */
     @Override
     public int inFlight() {
-        return inFlight.get();
+        return (int) (inFlight.get() + sentOnLoop - answeredOnLoop);
     }
 
-    private void answered(long dueNanos) {
+    /**
+     * Records a paced answer: on the pacing loop, queued for the turn's one clock reading, which also counts it
+     * (returns true); elsewhere, recorded now (returns false: the caller counts it).
+     */
+    private boolean answered(long dueNanos) {
         EventExecutor l = loop;
         if (l == null || !l.inEventLoop()) {
             latency.record(dueNanos, System.nanoTime());
-            return;
+            return false;
         }
         if (answeredThisTurn == dueThisTurn.length) {
             dueThisTurn = Arrays.copyOf(dueThisTurn, dueThisTurn.length * 2);
@@ -104,19 +122,25 @@ public final class RequestLoop<T> implements Pacer.Sender {
             // Runs after the loop has handled the read these answers came in (tasks follow I/O in a turn).
             l.execute(stampTurn);
         }
+        return true;
     }
 
     private void stampTurn() {
         long now = System.nanoTime();
-        for (int i = 0; i < answeredThisTurn; i++) {
+        int n = answeredThisTurn;
+        for (int i = 0; i < n; i++) {
             latency.record(dueThisTurn[i], now);
         }
         answeredThisTurn = 0;
+        answeredOnLoop += n;
+        meter.add(n);
     }
 
     private final class Answer implements CoreSubscriber<T> {
         private final boolean paced;
         private final long dueNanos;
+        /** Counted (in flight and by the meter) at the end of the loop's turn rather than here. */
+        private boolean countedOnLoop;
 
         Answer(boolean paced, long dueNanos) {
             this.paced = paced;
@@ -131,15 +155,16 @@ public final class RequestLoop<T> implements Pacer.Sender {
         @Override
         public void onNext(T payload) {
             dispose.accept(payload);
-            if (paced) {
-                answered(dueNanos);
+            if (paced && answered(dueNanos)) {
+                countedOnLoop = true;
+                return;
             }
             meter.increment();
         }
 
         @Override
         public void onError(Throwable t) {
-            if (paced) {
+            if (paced && !countedOnLoop) {
                 inFlight.decrementAndGet();
             }
             report.fail(t);
@@ -148,7 +173,9 @@ public final class RequestLoop<T> implements Pacer.Sender {
         @Override
         public void onComplete() {
             if (paced) {
-                inFlight.decrementAndGet();
+                if (!countedOnLoop) {
+                    inFlight.decrementAndGet();
+                }
             } else if (closedLoop) {
                 call.get().subscribe(new Answer(false, 0));
             }

@@ -93,16 +93,22 @@ class ReactiveLoadsTest {
             loop.stampAnswersPerTurn(eventLoop);
             long due = System.nanoTime() - 5_000_000_000L;
             long[] recordedDuringTheTurn = new long[1];
+            long[] countedDuringTheTurn = new long[2];
             eventLoop.submit(() -> {
                 loop.send(due);
                 loop.send(due + 1_000_000_000L);
                 calls.get(0).tryEmitValue(Unpooled.buffer(1));
                 calls.get(1).tryEmitValue(Unpooled.buffer(1));
                 recordedDuringTheTurn[0] = latency.snapshot().getTotalCount();
+                countedDuringTheTurn[0] = meter.total();
+                countedDuringTheTurn[1] = loop.inFlight();
             }).get(10, TimeUnit.SECONDS);
             eventLoop.submit(() -> { }).get(10, TimeUnit.SECONDS); // the stamping task ran before this one
             org.HdrHistogram.Histogram h = latency.snapshot();
             assertThat(recordedDuringTheTurn[0]).as("nothing recorded within the turn").isZero();
+            assertThat(countedDuringTheTurn).as("answers counted when the turn ends, not one by one")
+                .containsExactly(0L, 2L);
+            assertThat(meter.total()).isEqualTo(2);
             assertThat(h.getTotalCount()).isEqualTo(2);
             // Times from the due times: at least the 4 s since the later one was due.
             assertThat(h.getMinValue()).isGreaterThanOrEqualTo(3_990_000_000L);

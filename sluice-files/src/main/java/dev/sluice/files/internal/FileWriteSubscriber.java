@@ -47,6 +47,9 @@ import reactor.util.context.Context;
  * {@link WriteListener#onFailed} called. On {@link #cancel()} the same happens without a signal. What was written
  * stays in the file.
  *
+ * <p>A little over 400 lines, on purpose: what is left is the subscription's one state machine (signals, the drain,
+ * the ends), whose fields every part reads; the batch and the backlog are already rooms of their own.
+ *
  * @param <T> the chunk type
  */
 public final class FileWriteSubscriber<T> implements CoreSubscriber<T>, Runnable {

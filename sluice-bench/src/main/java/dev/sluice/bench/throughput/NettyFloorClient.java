@@ -163,9 +163,9 @@ public final class NettyFloorClient {
                 toWrite += closed;
                 closedInFlight += closed;
             }
-            long now = System.nanoTime();
-            for (long i = closed; i < answers; i++) {
-                latency.record(due[(int) (head++ & (due.length - 1))], now);
+            if (answers > closed) {
+                latency.recordAll(due, head, (int) (answers - closed), System.nanoTime());
+                head += answers - closed;
             }
             writeRequests(ctx);
         }

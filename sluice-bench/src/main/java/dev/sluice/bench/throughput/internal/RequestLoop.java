@@ -39,7 +39,7 @@ public final class RequestLoop<T> implements Pacer.Sender {
     private volatile boolean closedLoop;
     /** The pacing loop, or null: answers on it are stamped once per turn (see the class comment). */
     private EventExecutor loop;
-    /** Due times of the current turn's answers, loop-confined. */
+    /** Due times of the current turn's answers, loop-confined; the length stays a power of two (recordAll). */
     private long[] dueThisTurn = new long[1024];
     private int answeredThisTurn;
     /** Paced requests sent, and answers stamped, on the pacing loop; loop-confined (see {@link #inFlight()}). */
@@ -126,11 +126,8 @@ public final class RequestLoop<T> implements Pacer.Sender {
     }
 
     private void stampTurn() {
-        long now = System.nanoTime();
         int n = answeredThisTurn;
-        for (int i = 0; i < n; i++) {
-            latency.record(dueThisTurn[i], now);
-        }
+        latency.recordAll(dueThisTurn, 0, n, System.nanoTime());
         answeredThisTurn = 0;
         answeredOnLoop += n;
         meter.add(n);

@@ -135,6 +135,35 @@ class ReactiveLoadsTest {
     }
 
     @Test
+    void aBatchOfAnswersIsRecordedFromARingAndJoinsTheSingleAnswers() {
+        Latency latency = new Latency();
+        long now = System.nanoTime();
+        latency.startMeasuring(now);
+        long[] ring = new long[4];
+        // Positions 6, 7, 8 of the ring: indexes 2, 3, 0. The one at index 1 is not part of the batch.
+        ring[2] = now + 1_000_000;
+        ring[3] = now + 2_000_000;
+        ring[0] = now - 5_000_000; // due before measuring started: left out
+        ring[1] = now;
+        latency.recordAll(ring, 6, 3, now + 10_000_000);
+        latency.record(now + 3_000_000, now + 4_000_000);
+        org.HdrHistogram.Histogram h = latency.snapshot();
+        assertThat(h.getTotalCount()).isEqualTo(3);
+        assertThat(h.getMaxValue()).isBetween(8_990_000L, 9_010_000L);
+        assertThat(h.getMinValue()).isBetween(990_000L, 1_010_000L);
+        assertThat(latency.snapshot().getTotalCount()).as("a snapshot takes what it returns").isZero();
+    }
+
+    @Test
+    void batchesRecordedBeforeMeasuringStartsAreForgotten() {
+        Latency latency = new Latency();
+        long now = System.nanoTime();
+        latency.recordAll(new long[] {now - 2_000_000}, 0, 1, now);
+        latency.startMeasuring(now);
+        assertThat(latency.snapshot().getTotalCount()).isZero();
+    }
+
+    @Test
     void answersToRequestsDueBeforeMeasuringStartedAreLeftOut() {
         Latency latency = new Latency();
         long now = System.nanoTime();

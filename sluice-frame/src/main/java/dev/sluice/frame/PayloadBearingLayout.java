@@ -1,6 +1,7 @@
 package dev.sluice.frame;
 
 import dev.sluice.frame.internal.Checks;
+import dev.sluice.frame.internal.Copies;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -161,11 +162,11 @@ final class PayloadBearingLayout {
         if (metadataLength >= 0) {
             out.writeMedium(metadataLength);
             if (metadataLength > 0) {
-                out.writeBytes(metadata, metadataIndex, metadataLength);
+                Copies.append(out, metadata, metadataIndex, metadataLength);
             }
         }
         if (dataLength > 0) {
-            out.writeBytes(data, dataIndex, dataLength);
+            Copies.append(out, data, dataIndex, dataLength);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.sluice.frame;
 
 import dev.sluice.frame.internal.Checks;
+import dev.sluice.frame.internal.Copies;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -132,12 +133,12 @@ public final class PayloadSection {
         if (metadataLength >= 0) {
             out.writeMedium(metadataLength);
             if (metadataLength > 0) {
-                out.writeBytes(metadata, metadataIndex, metadataLength);
+                Copies.append(out, metadata, metadataIndex, metadataLength);
             }
             written += METADATA_LENGTH_SIZE + metadataLength;
         }
         if (dataLength > 0) {
-            out.writeBytes(data, dataIndex, dataLength);
+            Copies.append(out, data, dataIndex, dataLength);
         }
         return Checks.saturatedInt(written);
     }

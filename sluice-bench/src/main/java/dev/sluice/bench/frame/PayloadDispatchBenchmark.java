@@ -33,7 +33,8 @@ import reactor.core.CoreSubscriber;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(1)
+@Fork(value = 1, jvmArgsAppend = {EventLoopThreads.JMH_EXECUTOR, EventLoopThreads.JMH_EXECUTOR_CLASS,
+    "-Dio.netty.leakDetection.level=disabled"})
 public class PayloadDispatchBenchmark {
 
     @Param({"4", "140"})

@@ -116,7 +116,7 @@ public final class Bench {
         int perCell = o.warmupSeconds() + o.seconds() + CELL_OVERHEAD_SECONDS;
         int latencyCells = o.latencyPercents().isEmpty() ? 0 : (int) cells.stream()
             .filter(c -> c.interaction() == Interaction.RESPONSE && c.transport() == Transport.TCP).count()
-            * o.latencyPercents().size();
+            * o.latencyPercents().size() * o.latencyRepeats();
         out.printf("sluice bench: %d cells%s, about %d min; JVM logs in %s%n", cells.size(),
             latencyCells == 0 ? "" : " + " + latencyCells + " latency runs",
             Math.round((cells.size() + latencyCells) * perCell / 60.0), logs);
@@ -130,8 +130,13 @@ public final class Bench {
         List<CellResult> paced = new ArrayList<>();
         if (latencyCells > 0) {
             List<Cell> pacedCells = pacedCells(results, o.latencyPercents());
-            for (int i = 0; i < pacedCells.size(); i++) {
-                paced.add(runner.run(pacedCells.get(i), "[latency " + (i + 1) + "/" + pacedCells.size() + "]"));
+            int total = pacedCells.size() * o.latencyRepeats();
+            // Round after round rather than one cell's repeats together: a disturbance of the machine then falls
+            // on one run of several cells, not on every run of one.
+            for (int round = 0; round < o.latencyRepeats(); round++) {
+                for (Cell cell : pacedCells) {
+                    paced.add(runner.run(cell, "[latency " + (paced.size() + 1) + "/" + total + "]"));
+                }
             }
         }
 
@@ -193,7 +198,9 @@ public final class Bench {
             String latency = "## Latency under load\n\n" + context + "- Offered rates: "
                 + o.latencyPercents().stream().map(p -> p + "%").collect(Collectors.joining(", "))
                 + " of each implementation's measured request-response median, open loop; response times from"
-                + " each request's due time (no coordinated omission), HdrHistogram.\n\n"
+                + " each request's due time (no coordinated omission), HdrHistogram."
+                + (o.latencyRepeats() == 1 ? "" : " Each run made " + o.latencyRepeats() + " times, the runs in"
+                    + " turn; each figure the median of those runs.") + "\n\n"
                 + BenchReport.latencyTable(paced);
             MarkdownSections.write(o.out(), "Benchmarks", SECTION_LATENCY, latency);
         }

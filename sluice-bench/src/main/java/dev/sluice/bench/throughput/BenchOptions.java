@@ -17,12 +17,14 @@ import picocli.CommandLine.Spec;
  *
  * @param latencyPercents offered rates of the latency runs, in percent of each cell's measured maximum; empty when
  *                        {@code --latency} is off
+ * @param latencyRepeats  how many times each latency run is made, the runs taken in turn
  * @param json            print one JSON summary on stdout instead of the tables
  * @param transports      what every cell runs over, in order; {@code [TCP]} is the plain comparison
  */
 record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integer> sizes, List<Transport> transports,
         int warmupSeconds,
-        int seconds, Path out, List<Integer> latencyPercents, int window, int demand, int pacedMaxInFlight,
+        int seconds, Path out, List<Integer> latencyPercents, int latencyRepeats, int window, int demand,
+        int pacedMaxInFlight,
         int serverCpu, int clientCpu, String heap, List<String> jvmArgs, Path logs, boolean help, boolean json) {
 
     /**
@@ -129,6 +131,12 @@ record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integ
             description = "offered rates in percent of each cell's measured median (default: 50,90)")
         List<Long> latencyRates;
 
+        @Option(names = "--latency-repeats", paramLabel = "N", converter = WholeNumbers.Converter.class,
+            description = "make every latency run N times, taking the runs in turn (Sluice, then its peers, then"
+                + " Sluice again...), and report each figure's median with every run's p99: one run's tail"
+                + " latency depends on what else the machine did during it (default: 1)")
+        Long latencyRepeats;
+
         @Option(names = "--window", paramLabel = "N", converter = WholeNumbers.Converter.class,
             description = "request-response requests in flight (default: 512)")
         long window = 512;
@@ -202,7 +210,11 @@ record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integ
                 }
             } else if (latencyRates != null) {
                 throw new ParameterException(spec.commandLine(), "--latency-rates needs --latency");
+            } else if (latencyRepeats != null) {
+                throw new ParameterException(spec.commandLine(), "--latency-repeats needs --latency");
             }
+            int repeats = WholeNumbers.inRange(spec, "--latency-repeats", latencyRepeats == null ? 1 : latencyRepeats,
+                1, 20);
             int server = WholeNumbers.inRange(spec, "--server-cpu", serverCpu, 0, 4095);
             int client = WholeNumbers.inRange(spec, "--client-cpu", clientCpu, 0, 4095);
             if (server == client) {
@@ -215,7 +227,7 @@ record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integ
             }
             return new BenchOptions(distinct(impls), distinct(interactions), distinct(sizes), distinct(transports),
                 WholeNumbers.inRange(spec, "--warmup", warmup, 0, 3600),
-                WholeNumbers.inRange(spec, "--seconds", seconds, 1, 3600), out, distinct(percents),
+                WholeNumbers.inRange(spec, "--seconds", seconds, 1, 3600), out, distinct(percents), repeats,
                 WholeNumbers.inRange(spec, "--window", window, 1, 1 << 20),
                 WholeNumbers.inRange(spec, "--demand", demand, 2, 1 << 20),
                 WholeNumbers.inRange(spec, "--paced-max-in-flight", pacedMaxInFlight, 1, 1 << 22), server, client,

@@ -3,6 +3,7 @@ package dev.sluice.bench.throughput;
 import dev.sluice.bench.throughput.internal.MachineInfo;
 import dev.sluice.bench.throughput.internal.Summary;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -189,23 +190,54 @@ final class BenchReport {
         return sb.toString();
     }
 
-    /** The latency table of the paced runs. */
+    /**
+     * The latency runs, one row per cell (implementation, size, offered rate). A cell run more than once
+     * ({@code --latency-repeats}) shows the median of each figure over its finished runs, and every run's p99 in
+     * the order taken, so that one disturbed run can be told from a stack's own tail.
+     */
     static String latencyTable(List<CellResult> paced) {
-        StringBuilder sb = new StringBuilder("| implementation | interaction | payload | offered msgs/s | achieved"
-            + " (median) | p50 µs | p99 µs | p99.9 µs | max µs |\n|---|---|---|---|---|---|---|---|---|\n");
+        Map<Cell, List<CellResult>> runs = new LinkedHashMap<>();
         for (CellResult r : paced) {
-            Cell c = r.cell();
+            runs.computeIfAbsent(r.cell(), c -> new ArrayList<>()).add(r);
+        }
+        boolean repeated = runs.values().stream().anyMatch(l -> l.size() > 1);
+        StringBuilder sb = new StringBuilder("| implementation | interaction | payload | offered msgs/s | achieved"
+            + " (median) | p50 µs | p99 µs | p99.9 µs | max µs |" + (repeated ? " p99 of each run, µs |" : "")
+            + "\n|---|---|---|---|---|---|---|---|---|" + (repeated ? "---|" : "") + "\n");
+        for (Map.Entry<Cell, List<CellResult>> e : runs.entrySet()) {
+            Cell c = e.getKey();
             sb.append("| ").append(c.impl().label()).append(" | ").append(c.interaction().label()).append(" | ")
                 .append(c.size()).append(" B | ").append(String.format(Locale.ROOT, "%,d", c.rate())).append(" | ");
-            if (!r.ok() || r.latency() == null) {
-                sb.append("failed | | | | |\n");
+            List<CellResult> done = e.getValue().stream().filter(r -> r.ok() && r.latency() != null).toList();
+            if (done.isEmpty()) {
+                sb.append("failed | | | | |").append(repeated ? " |" : "").append("\n");
                 continue;
             }
-            LatencyFigures l = r.latency();
-            sb.append(rate(r.summary().median())).append(String.format(Locale.ROOT,
-                " | %.1f | %.1f | %.1f | %.1f |%n", l.p50(), l.p99(), l.p999(), l.max()));
+            sb.append(rate(median(done.stream().mapToDouble(r -> r.summary().median()).toArray())))
+                .append(String.format(Locale.ROOT, " | %.1f | %.1f | %.1f | %.1f |",
+                    median(done.stream().mapToDouble(r -> r.latency().p50()).toArray()),
+                    median(done.stream().mapToDouble(r -> r.latency().p99()).toArray()),
+                    median(done.stream().mapToDouble(r -> r.latency().p999()).toArray()),
+                    median(done.stream().mapToDouble(r -> r.latency().max()).toArray())));
+            if (repeated) {
+                List<String> each = new ArrayList<>();
+                for (CellResult r : e.getValue()) {
+                    each.add(r.ok() && r.latency() != null
+                        ? String.format(Locale.ROOT, "%,.1f", r.latency().p99()) : "failed");
+                }
+                sb.append(' ').append(String.join(" · ", each)).append(" |");
+            }
+            sb.append('\n');
         }
         return sb.toString();
+    }
+
+    /** The median of {@code values} (not empty): the middle one, or the mean of the middle two. */
+    static double median(double[] values) {
+        double[] v = values.clone();
+        Arrays.sort(v);
+        int n = v.length;
+        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     }
 
     /** The run's context, shared by both sections. */

@@ -126,6 +126,17 @@ class BenchOptionsTest {
                 + " grpc-java, sluice-rpc, grpc-proto, netty-floor");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--latency", "--latency-rates", "0"}))
             .hasMessage("--latency-rates values must be in [1, 100], got 0");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--latency-repeats", "3"}))
+            .hasMessage("--latency-repeats needs --latency");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--latency", "--latency-repeats", "0"}))
+            .hasMessage("--latency-repeats must be in [1, 20], got 0");
+    }
+
+    @Test
+    void latencyRunsAreMadeOnceUnlessRepeatsAreAskedFor() {
+        assertThat(BenchOptions.parse(new String[] {"--latency"}).latencyRepeats()).isEqualTo(1);
+        assertThat(BenchOptions.parse(new String[] {"--latency", "--latency-repeats", "3"}).latencyRepeats())
+            .isEqualTo(3);
     }
 
     @Test
@@ -135,7 +146,8 @@ class BenchOptionsTest {
             + "   (or java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.throughput.Bench [options])\n")
             .contains("Runs every selected cell {implementation} x {interaction} x {payload size}");
         for (String option : List.of("--impl=LIST", "--interaction=LIST", "--size=LIST", "--warmup=S", "--seconds=N",
-            "--out=FILE", "--latency", "--latency-rates=LIST", "--window=N", "--demand=N", "--paced-max-in-flight=N",
+            "--out=FILE", "--latency", "--latency-rates=LIST", "--latency-repeats=N", "--window=N", "--demand=N",
+            "--paced-max-in-flight=N",
             "--server-cpu=N", "--client-cpu=N", "--heap=SIZE", "--jvm-arg=ARG", "--logs=DIR", "--json", "--help",
             "--transport=LIST")) {
             assertThat(usage).as(option).contains(option);

@@ -11,6 +11,38 @@ class BenchReportTest {
         return new CellResult(Cell.max(impl, i, size), List.of(figures), null, null, List.of());
     }
 
+    private static CellResult paced(Impl impl, long rate, double p99, long achieved) {
+        return new CellResult(new Cell(impl, Interaction.RESPONSE, 4, rate, Transport.TCP), List.of(achieved),
+            new LatencyFigures(1000, p99 / 10, p99, p99 * 2, p99 * 3), null, List.of());
+    }
+
+    @Test
+    void aLatencyRunMadeOnceIsOneRowOfItsFigures() {
+        String table = BenchReport.latencyTable(List.of(paced(Impl.SLUICE, 3_000_000, 1_500, 3_000_000)));
+        assertThat(table).isEqualTo("| implementation | interaction | payload | offered msgs/s | achieved (median)"
+            + " | p50 µs | p99 µs | p99.9 µs | max µs |\n|---|---|---|---|---|---|---|---|---|\n"
+            + "| Sluice | request-response | 4 B | 3,000,000 | 3.00 M | 150.0 | 1500.0 | 3000.0 | 4500.0 |\n");
+    }
+
+    @Test
+    void repeatedLatencyRunsShowTheMedianOfEachFigureAndEveryRunsP99InOrder() {
+        CellResult failed = new CellResult(new Cell(Impl.NETTY_FLOOR, Interaction.RESPONSE, 4, 6_000_000,
+            Transport.TCP), List.of(), null, "the server exited", List.of());
+        String table = BenchReport.latencyTable(List.of(
+            paced(Impl.SLUICE, 3_000_000, 1_000, 2_990_000), paced(Impl.NETTY_FLOOR, 6_000_000, 400, 6_000_000),
+            paced(Impl.SLUICE, 3_000_000, 9_000, 2_900_000), failed,
+            paced(Impl.SLUICE, 3_000_000, 2_000, 3_000_000), paced(Impl.NETTY_FLOOR, 6_000_000, 600, 5_990_000)));
+        assertThat(table.lines().toList()).containsExactly(
+            "| implementation | interaction | payload | offered msgs/s | achieved (median) | p50 µs | p99 µs"
+                + " | p99.9 µs | max µs | p99 of each run, µs |",
+            "|---|---|---|---|---|---|---|---|---|---|",
+            "| Sluice | request-response | 4 B | 3,000,000 | 2.99 M | 200.0 | 2000.0 | 4000.0 | 6000.0"
+                + " | 1,000.0 · 9,000.0 · 2,000.0 |",
+            // The failed run is shown and left out of the medians: two runs, so the mean of the two.
+            "| raw-Netty floor | request-response | 4 B | 6,000,000 | 6.00 M | 50.0 | 500.0 | 1000.0 | 1500.0"
+                + " | 400.0 · failed · 600.0 |");
+    }
+
     @Test
     void targetsAreTheIssues() {
         // rows: peer, interaction, size -> target ratio (NaN: none set)

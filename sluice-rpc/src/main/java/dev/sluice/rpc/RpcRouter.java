@@ -201,10 +201,31 @@ public final class RpcRouter implements RSocket {
         }
         // The metadata's region of the frame, read in place: no view of it is made.
         ByteBuf md = payload.metadataBuffer();
+        int mdIndex = payload.metadataIndex();
+        int mdLength = payload.metadataLength();
         CallMetadataReader reader = CallMetadataReader.current();
+        ServerMethod<?, ?> method = (ServerMethod<?, ?>) reader.cached(routes, md, mdIndex, mdLength);
+        if (method == null) {
+            method = lookUp(reader, md, mdIndex, mdLength);
+            reader.remember(routes, md, mdIndex, mdLength, method);
+        }
+        RpcMethod.Kind kind = method.method().kind();
+        boolean channel = expected == RpcMethod.Kind.BIDI_STREAMING;
+        boolean accepted = channel
+            ? kind == RpcMethod.Kind.BIDI_STREAMING || kind == RpcMethod.Kind.CLIENT_STREAMING
+            : kind == expected;
+        if (!accepted) {
+            throw new RpcException(RpcStatus.UNIMPLEMENTED, method.method().fullName() + " is " + kind
+                + ", called with " + interaction);
+        }
+        return method;
+    }
+
+    /** Reads the metadata and finds its route's method; throws with the caller's status if it cannot. */
+    private ServerMethod<?, ?> lookUp(CallMetadataReader reader, ByteBuf md, int mdIndex, int mdLength) {
         boolean routed;
         try {
-            routed = reader.read(md, payload.metadataIndex(), payload.metadataLength());
+            routed = reader.read(md, mdIndex, mdLength);
         } catch (MalformedMetadataException e) {
             throw new RpcException(RpcStatus.INVALID_ARGUMENT, "malformed composite metadata: " + e.getMessage());
         }
@@ -215,15 +236,6 @@ public final class RpcRouter implements RSocket {
         ServerMethod<?, ?> method = routes.get(md, reader.routeIndex(), reader.routeLength());
         if (method == null) {
             throw unknownRoute(md.toString(reader.routeIndex(), reader.routeLength(), StandardCharsets.UTF_8));
-        }
-        RpcMethod.Kind kind = method.method().kind();
-        boolean channel = expected == RpcMethod.Kind.BIDI_STREAMING;
-        boolean accepted = channel
-            ? kind == RpcMethod.Kind.BIDI_STREAMING || kind == RpcMethod.Kind.CLIENT_STREAMING
-            : kind == expected;
-        if (!accepted) {
-            throw new RpcException(RpcStatus.UNIMPLEMENTED, method.method().fullName() + " is " + kind
-                + ", called with " + interaction);
         }
         return method;
     }

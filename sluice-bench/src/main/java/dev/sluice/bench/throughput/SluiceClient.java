@@ -59,9 +59,9 @@ public final class SluiceClient {
                 RequestLoop<Payload> requests = new RequestLoop<>(() -> c.requestResponse(request.get()),
                     Payload::release, meter,
                     report, latency);
+                requests.stampAnswersPerTurn(loop.get());
                 requests.startClosedLoop(o.window());
                 if (o.paced()) {
-                    requests.stampAnswersPerTurn(loop.get());
                     new Pacer(o.rate(), o.maxInFlight(), System::nanoTime).start(requests, loop.get(), report);
                 }
             }

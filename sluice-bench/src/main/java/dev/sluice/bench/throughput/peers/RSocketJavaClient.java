@@ -73,10 +73,10 @@ public final class RSocketJavaClient {
                 RequestLoop<Payload> requests = new RequestLoop<>(() -> c.requestResponse(request.get()),
                     Payload::release, meter,
                     report, latency);
+                EventExecutor loop = loops.onClient(LoopResources.DEFAULT_NATIVE).next();
+                requests.stampAnswersPerTurn(loop);
                 requests.startClosedLoop(o.window());
                 if (o.paced()) {
-                    EventExecutor loop = loops.onClient(LoopResources.DEFAULT_NATIVE).next();
-                    requests.stampAnswersPerTurn(loop);
                     new Pacer(o.rate(), o.maxInFlight(), System::nanoTime).start(requests, loop, report);
                 }
             }

@@ -53,9 +53,9 @@ public final class RpcClient {
             case RESPONSE -> {
                 RequestLoop<Blob> calls = new RequestLoop<>(() -> client.unary(request), blob -> { },
                     meter, report, latency);
+                calls.stampAnswersPerTurn(loop.get());
                 calls.startClosedLoop(o.window());
                 if (o.paced()) {
-                    calls.stampAnswersPerTurn(loop.get());
                     new Pacer(o.rate(), o.maxInFlight(), System::nanoTime).start(calls, loop.get(), report);
                 }
             }

@@ -36,7 +36,7 @@ class ReactiveLoadsTest {
         }
         // 4 up front, then 2 more each time 2 have arrived: never more than 4 outstanding.
         assertThat(requests).containsExactly(4L, 2L, 2L);
-        assertThat(meter.total()).isEqualTo(5);
+        assertThat(meter.total()).as("counted half a window at a time: the fifth waits for its half").isEqualTo(4);
         assertThat(sent).allMatch(b -> b.refCnt() == 0);
         assertThat(report.failure()).isNull();
     }
@@ -113,6 +113,35 @@ class ReactiveLoadsTest {
             // Times from the due times: at least the 4 s since the later one was due.
             assertThat(h.getMinValue()).isGreaterThanOrEqualTo(3_990_000_000L);
             assertThat(loop.inFlight()).isZero();
+        } finally {
+            eventLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void closedLoopAnswersOnTheLoopAreCountedWhenItsTurnEnds() throws Exception {
+        DefaultEventLoop eventLoop = new DefaultEventLoop();
+        try {
+            List<Sinks.One<ByteBuf>> calls = new ArrayList<>();
+            RequestLoop<ByteBuf> loop = new RequestLoop<>(() -> {
+                Sinks.One<ByteBuf> s = Sinks.one();
+                calls.add(s);
+                return s.asMono();
+            }, ByteBuf::release, meter, report, null);
+            loop.stampAnswersPerTurn(eventLoop);
+            long[] countedDuringTheTurn = new long[1];
+            eventLoop.submit(() -> {
+                loop.startClosedLoop(3);
+                calls.get(0).tryEmitValue(Unpooled.buffer(1));
+                calls.get(2).tryEmitValue(Unpooled.buffer(1));
+                countedDuringTheTurn[0] = meter.total();
+            }).get(10, TimeUnit.SECONDS);
+            eventLoop.submit(() -> { }).get(10, TimeUnit.SECONDS); // the turn's end task ran before this one
+            assertThat(countedDuringTheTurn[0]).as("nothing counted within the turn").isZero();
+            assertThat(meter.total()).isEqualTo(2);
+            assertThat(calls).as("each answer sent the next request at once").hasSize(5);
+            calls.get(3).tryEmitValue(Unpooled.buffer(1));
+            assertThat(meter.total()).as("an answer off the loop is counted as it comes").isEqualTo(3);
         } finally {
             eventLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         }

@@ -117,15 +117,21 @@ public final class Bench {
         int latencyCells = o.latencyPercents().isEmpty() ? 0 : (int) cells.stream()
             .filter(c -> c.interaction() == Interaction.RESPONSE && c.transport() == Transport.TCP).count()
             * o.latencyPercents().size() * o.latencyRepeats();
-        out.printf("sluice bench: %d cells%s, about %d min; JVM logs in %s%n", cells.size(),
+        int runs = cells.size() * o.repeats();
+        out.printf("sluice bench: %d cells%s%s, about %d min; JVM logs in %s%n", cells.size(),
+            o.repeats() == 1 ? "" : " × " + o.repeats() + " rounds",
             latencyCells == 0 ? "" : " + " + latencyCells + " latency runs",
-            Math.round((cells.size() + latencyCells) * perCell / 60.0), logs);
+            Math.round((runs + latencyCells) * perCell / 60.0), logs);
         MachineInfo machine = MachineInfo.probe();
         String when = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
 
         List<CellResult> results = new ArrayList<>();
-        for (int i = 0; i < cells.size(); i++) {
-            results.add(runner.run(cells.get(i), "[" + (i + 1) + "/" + cells.size() + "]"));
+        // Round after round (see latency below): the runs of one cell are spread over the whole run, and the cells
+        // a ratio compares are run minutes apart at most, in every round.
+        for (int round = 0; round < o.repeats(); round++) {
+            for (Cell cell : cells) {
+                results.add(runner.run(cell, "[" + (results.size() + 1) + "/" + runs + "]"));
+            }
         }
         List<CellResult> paced = new ArrayList<>();
         if (latencyCells > 0) {
@@ -153,8 +159,9 @@ public final class Bench {
         all.addAll(paced);
         String problems = BenchReport.problems(all);
         Map<String, String> console = new LinkedHashMap<>();
-        console.put("Throughput over plaintext TCP, msgs/s: median (min–max) of " + o.seconds()
-            + " one-second figures", throughput);
+        console.put("Throughput over plaintext TCP, msgs/s: " + (o.repeats() == 1 ? "median (min–max) of "
+            + o.seconds() + " one-second figures" : "median of " + o.repeats() + " runs' medians (each run's)"),
+            throughput);
         console.put("Sluice / peer (medians)", ratios);
         console.put("Sluice RPC / peer (medians)", rpcRatios);
         console.put("Sluice with metrics / without (medians)", metricsRatios);
@@ -184,7 +191,10 @@ public final class Bench {
                 + (problems.isEmpty() ? "" : "\nProblems seen in this run:\n\n" + problems));
         } else {
             String body = "## Throughput\n\n" + context + "\n" + BenchReport.CONFIGURATIONS + "\n"
-                + "Messages per second, median (min–max):\n\n" + throughput
+                + (o.repeats() == 1 ? "Messages per second, median (min–max):\n\n"
+                    : "Messages per second, the median of each cell's " + o.repeats()
+                        + " runs (each run's median):\n\n")
+                + throughput
                 + (ratios.isEmpty() ? "" : "\nSluice's median over each peer's, against the issue's targets:\n\n"
                     + ratios)
                 + (rpcRatios.isEmpty() ? "" : "\nSluice RPC's median over grpc-java's with the same `.proto`, and over"
@@ -259,16 +269,24 @@ public final class Bench {
         return cells;
     }
 
-    /** The latency runs: each finished request-response cell over TCP at each percentage of its median. */
+    /**
+     * The latency runs: each request-response cell over TCP that finished at least once, at each percentage of its
+     * median (over its finished runs, with {@code --repeats}).
+     */
     static List<Cell> pacedCells(List<CellResult> results, List<Integer> percents) {
-        List<Cell> cells = new ArrayList<>();
+        Map<Cell, List<Double>> medians = new LinkedHashMap<>();
         for (CellResult r : results) {
             Cell c = r.cell();
-            if (c.interaction() != Interaction.RESPONSE || c.transport() != Transport.TCP || !r.ok()) {
-                continue;
+            if (c.interaction() == Interaction.RESPONSE && c.transport() == Transport.TCP && r.ok()) {
+                medians.computeIfAbsent(c, k -> new ArrayList<>()).add(r.summary().median());
             }
+        }
+        List<Cell> cells = new ArrayList<>();
+        for (Map.Entry<Cell, List<Double>> e : medians.entrySet()) {
+            Cell c = e.getKey();
+            double median = BenchReport.median(e.getValue().stream().mapToDouble(Double::doubleValue).toArray());
             for (int p : percents) {
-                long rate = Math.round(r.summary().median() * p / 100.0);
+                long rate = Math.round(median * p / 100.0);
                 if (rate > 0) {
                     cells.add(new Cell(c.impl(), c.interaction(), c.size(), rate, Transport.TCP));
                 }

@@ -18,12 +18,13 @@ import picocli.CommandLine.Spec;
  * @param latencyPercents offered rates of the latency runs, in percent of each cell's measured maximum; empty when
  *                        {@code --latency} is off
  * @param latencyRepeats  how many times each latency run is made, the runs taken in turn
+ * @param repeats         how many times each throughput cell is run, round after round
  * @param json            print one JSON summary on stdout instead of the tables
  * @param transports      what every cell runs over, in order; {@code [TCP]} is the plain comparison
  */
 record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integer> sizes, List<Transport> transports,
         int warmupSeconds,
-        int seconds, Path out, List<Integer> latencyPercents, int latencyRepeats, int window, int demand,
+        int seconds, Path out, List<Integer> latencyPercents, int latencyRepeats, int repeats, int window, int demand,
         int pacedMaxInFlight,
         int serverCpu, int clientCpu, String heap, List<String> jvmArgs, Path logs, boolean help, boolean json) {
 
@@ -137,6 +138,13 @@ record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integ
                 + " latency depends on what else the machine did during it (default: 1)")
         Long latencyRepeats;
 
+        @Option(names = "--repeats", paramLabel = "N", converter = WholeNumbers.Converter.class,
+            description = "run every throughput cell N times, round after round (each cell once, then each again...),"
+                + " and report each cell's median over its runs and each ratio's median over the rounds, every"
+                + " run's figure beside it: on a shared machine one run of a cell says as much about its neighbours"
+                + " as about the stack (plaintext TCP only; default: 1)")
+        Long repeats;
+
         @Option(names = "--window", paramLabel = "N", converter = WholeNumbers.Converter.class,
             description = "request-response requests in flight (default: 512)")
         long window = 512;
@@ -213,8 +221,13 @@ record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integ
             } else if (latencyRepeats != null) {
                 throw new ParameterException(spec.commandLine(), "--latency-repeats needs --latency");
             }
-            int repeats = WholeNumbers.inRange(spec, "--latency-repeats", latencyRepeats == null ? 1 : latencyRepeats,
-                1, 20);
+            int latencyRuns = WholeNumbers.inRange(spec, "--latency-repeats",
+                latencyRepeats == null ? 1 : latencyRepeats, 1, 20);
+            if (repeats != null && transportRun) {
+                throw new ParameterException(spec.commandLine(), "--repeats compares stacks over plaintext TCP, so"
+                    + " --transport must be tcp alone, got '" + String.join(",", this.transports) + "'");
+            }
+            int runs = WholeNumbers.inRange(spec, "--repeats", repeats == null ? 1 : repeats, 1, 20);
             int server = WholeNumbers.inRange(spec, "--server-cpu", serverCpu, 0, 4095);
             int client = WholeNumbers.inRange(spec, "--client-cpu", clientCpu, 0, 4095);
             if (server == client) {
@@ -227,7 +240,7 @@ record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integ
             }
             return new BenchOptions(distinct(impls), distinct(interactions), distinct(sizes), distinct(transports),
                 WholeNumbers.inRange(spec, "--warmup", warmup, 0, 3600),
-                WholeNumbers.inRange(spec, "--seconds", seconds, 1, 3600), out, distinct(percents), repeats,
+                WholeNumbers.inRange(spec, "--seconds", seconds, 1, 3600), out, distinct(percents), latencyRuns, runs,
                 WholeNumbers.inRange(spec, "--window", window, 1, 1 << 20),
                 WholeNumbers.inRange(spec, "--demand", demand, 2, 1 << 20),
                 WholeNumbers.inRange(spec, "--paced-max-in-flight", pacedMaxInFlight, 1, 1 << 22), server, client,

@@ -55,11 +55,31 @@ final class BenchReport {
         return rate(s.median()) + " (" + rate(s.min()).replace(" M", "") + "–" + rate(s.max()) + ")";
     }
 
-    /** Throughput results keyed by interaction and size, in run order. */
-    private static Map<String, Map<Impl, CellResult>> byRow(List<CellResult> results) {
-        Map<String, Map<Impl, CellResult>> rows = new LinkedHashMap<>();
+    /**
+     * One cell's runs: a single run as {@link #cellText(CellResult)}; several ({@code --repeats}) as the median of
+     * their medians, then each run's median in the order taken ({@code 6.52 M (runs 6.10 · 6.52 · 7.01)}).
+     */
+    static String cellText(List<CellResult> runs) {
+        if (runs == null || runs.isEmpty()) {
+            return "—";
+        }
+        if (runs.size() == 1) {
+            return cellText(runs.get(0));
+        }
+        double[] medians = runs.stream().filter(CellResult::ok).mapToDouble(r -> r.summary().median()).toArray();
+        List<String> each = new ArrayList<>();
+        for (CellResult r : runs) {
+            each.add(r.ok() ? rate(r.summary().median()).replace(" M", "") : "failed");
+        }
+        return (medians.length == 0 ? "failed" : rate(median(medians))) + " (runs " + String.join(" · ", each) + ")";
+    }
+
+    /** Throughput results keyed by interaction and size, then implementation: each cell's runs in run order. */
+    private static Map<String, Map<Impl, List<CellResult>>> byRow(List<CellResult> results) {
+        Map<String, Map<Impl, List<CellResult>>> rows = new LinkedHashMap<>();
         for (CellResult r : results) {
-            rows.computeIfAbsent(rowKey(r.cell()), k -> new LinkedHashMap<>()).put(r.cell().impl(), r);
+            rows.computeIfAbsent(rowKey(r.cell()), k -> new LinkedHashMap<>())
+                .computeIfAbsent(r.cell().impl(), k -> new ArrayList<>()).add(r);
         }
         return rows;
     }
@@ -129,40 +149,67 @@ final class BenchReport {
         }
         sb.append('\n').append(rule).append('\n');
         byRow(results).forEach((key, cells) -> {
-            CellResult ours = cells.get(numerator);
+            List<CellResult> ours = cells.get(numerator);
             if (ours == null) {
                 return;
             }
             sb.append("| ").append(key).append(" |");
             for (Impl p : peers) {
-                CellResult peer = cells.get(p);
-                sb.append(' ').append(ratioText(ours, peer, p)).append(" |");
+                sb.append(' ').append(ratioText(ours, cells.get(p), p)).append(" |");
             }
             sb.append('\n');
         });
         return sb.toString();
     }
 
-    private static String ratioText(CellResult ours, CellResult peer, Impl p) {
+    /**
+     * Our median over the peer's. With several rounds ({@code --repeats}), each round's ratio pairs the two cells'
+     * runs of that round, made minutes apart, and the figure is the median of those ratios, every round's shown
+     * after it: a disturbance that slows one run then moves one ratio, not the result.
+     */
+    private static String ratioText(List<CellResult> ours, List<CellResult> peer, Impl p) {
         if (ours == null || peer == null) {
             return "—";
         }
-        if (!ours.ok() || !peer.ok() || peer.summary().median() <= 0) {
+        List<Double> ratios = new ArrayList<>();
+        List<String> each = new ArrayList<>();
+        for (int i = 0; i < Math.max(ours.size(), peer.size()); i++) {
+            CellResult a = i < ours.size() ? ours.get(i) : null;
+            CellResult b = i < peer.size() ? peer.get(i) : null;
+            if (a == null || b == null || !a.ok() || !b.ok() || b.summary().median() <= 0) {
+                each.add("failed");
+            } else {
+                double r = a.summary().median() / b.summary().median();
+                ratios.add(r);
+                each.add(shortRatio(r, p));
+            }
+        }
+        if (ratios.isEmpty()) {
             return "n/a (failed)";
         }
-        double ratio = ours.summary().median() / peer.summary().median();
+        String text = ratioText(median(ratios.stream().mapToDouble(Double::doubleValue).toArray()),
+            ours.get(0).cell(), p);
+        return each.size() == 1 ? text : text + " (rounds " + String.join(" · ", each) + ")";
+    }
+
+    private static String shortRatio(double ratio, Impl p) {
+        boolean share = p == Impl.NETTY_FLOOR || p == Impl.SLUICE;
+        return share ? String.format(Locale.ROOT, "%.0f%%", ratio * 100) : String.format(Locale.ROOT, "%.2f×", ratio);
+    }
+
+    private static String ratioText(double ratio, Cell ours, Impl p) {
         if (p == Impl.NETTY_FLOOR) {
             return String.format(Locale.ROOT, "%.0f%%", ratio * 100);
         }
-        if (ours.cell().impl() == Impl.SLUICE_METRICS && p == Impl.SLUICE) {
+        if (ours.impl() == Impl.SLUICE_METRICS && p == Impl.SLUICE) {
             return String.format(Locale.ROOT, "%.1f%% (target ≥ %.0f%%: %s)", ratio * 100,
                 METRICS_SHARE_OF_RAW * 100, ratio >= METRICS_SHARE_OF_RAW ? "met" : "NOT met");
         }
-        if (ours.cell().impl() == Impl.SLUICE_RPC && p == Impl.SLUICE) {
+        if (ours.impl() == Impl.SLUICE_RPC && p == Impl.SLUICE) {
             return String.format(Locale.ROOT, "%.0f%% (target ≥ %.0f%%: %s)", ratio * 100, RPC_SHARE_OF_RAW * 100,
                 ratio >= RPC_SHARE_OF_RAW ? "met" : "NOT met");
         }
-        double target = target(p, ours.cell().interaction(), ours.cell().size());
+        double target = target(p, ours.interaction(), ours.size());
         String text = String.format(Locale.ROOT, "%.2f×", ratio);
         if (Double.isNaN(target)) {
             return text;
@@ -254,7 +301,10 @@ final class BenchReport {
             + "- Per cell: " + o.warmupSeconds() + " s warm-up, then " + o.seconds() + " one-second figures from the"
             + " client; median (min–max) in messages per second. Request-response: " + o.window() + " requests in"
             + " flight; streams and channels: demand window " + o.demand() + "; fire-and-forget: rounds of "
-            + o.demand() + " closed by a request-response fence.\n";
+            + o.demand() + " closed by a request-response fence.\n"
+            + (o.repeats() == 1 ? "" : "- Rounds: every cell run " + o.repeats() + " times, round after round; a"
+                + " cell's figure is the median of its runs' medians, a ratio the median of the rounds' ratios (each"
+                + " pairs two cells' runs of one round).\n");
     }
 
     /** How each implementation is configured: said once, so a reader can judge the comparison. */

@@ -6,8 +6,10 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -52,6 +54,8 @@ final class CellRunner {
     private final String classpath;
     private final PrintStream progress;
     private final RunFiles files;
+    /** Runs made so far of each cell, so that a repeated cell's logs do not overwrite its earlier runs'. */
+    private final Map<Cell, Integer> runsOf = new HashMap<>();
     private int sockets;
 
     /**
@@ -80,6 +84,8 @@ final class CellRunner {
     }
 
     CellResult run(Cell cell, String position) throws InterruptedException {
+        int run = runsOf.merge(cell, 1, Integer::sum);
+        String stem = cell.fileStem() + (run == 1 ? "" : "-run" + run);
         long maxSeconds = options.warmupSeconds() + options.seconds() + CLIENT_GRACE_SECONDS + READY_TIMEOUT_SECONDS;
         String parent = Long.toString(ProcessHandle.current().pid());
         String label = label(cell);
@@ -107,7 +113,7 @@ final class CellRunner {
         ChildJvm client = null;
         try {
             server = ChildJvm.start(command(options.serverCpu(), cell.impl().serverMain(), serverArgs), logs,
-                cell.fileStem() + "-server");
+                stem + "-server");
             int port = awaitReady(server);
             List<String> clientArgs = new ArrayList<>(transportArgs);
             clientArgs.addAll(List.of("--port", Integer.toString(port),
@@ -123,7 +129,7 @@ final class CellRunner {
             progress.printf("%s %s: server ready on %s; client on cpu %d, warming up for %d s%n", position,
                 label, socket != null ? socket : "port " + port, options.clientCpu(), options.warmupSeconds());
             client = ChildJvm.start(command(options.clientCpu(), cell.impl().clientMain(), clientArgs), logs,
-                cell.fileStem() + "-client");
+                stem + "-client");
             latency = readClient(client, server, cell, label, position, figures);
         } catch (CellFailure | IOException e) {
             failure = e.getMessage();

@@ -140,13 +140,25 @@ class BenchOptionsTest {
     }
 
     @Test
+    void throughputCellsAreRunOnceUnlessRoundsAreAskedForOverPlaintextTcp() {
+        assertThat(BenchOptions.parse(new String[0]).repeats()).isEqualTo(1);
+        assertThat(BenchOptions.parse(new String[] {"--repeats", "3"}).repeats()).isEqualTo(3);
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--repeats", "0"}))
+            .hasMessage("--repeats must be in [1, 20], got 0");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--repeats", "2", "--transport", "tcp,tls"}))
+            .hasMessage("--repeats compares stacks over plaintext TCP, so --transport must be tcp alone, got"
+                + " 'tcp,tls'");
+    }
+
+    @Test
     void helpListsEveryOptionOfTheHandWrittenParserItReplaced() {
         String usage = BenchOptions.usage();
         assertThat(usage).startsWith("Usage: bin/sluice bench [options]\n"
             + "   (or java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.throughput.Bench [options])\n")
             .contains("Runs every selected cell {implementation} x {interaction} x {payload size}");
         for (String option : List.of("--impl=LIST", "--interaction=LIST", "--size=LIST", "--warmup=S", "--seconds=N",
-            "--out=FILE", "--latency", "--latency-rates=LIST", "--latency-repeats=N", "--window=N", "--demand=N",
+            "--out=FILE", "--latency", "--latency-rates=LIST", "--latency-repeats=N", "--repeats=N",
+            "--window=N", "--demand=N",
             "--paced-max-in-flight=N",
             "--server-cpu=N", "--client-cpu=N", "--heap=SIZE", "--jvm-arg=ARG", "--logs=DIR", "--json", "--help",
             "--transport=LIST")) {

@@ -44,6 +44,44 @@ class BenchReportTest {
     }
 
     @Test
+    void repeatedCellsShowTheMedianOfTheirRunsAndRatiosTheMedianOfEachRoundsRatio() {
+        // Three rounds, each running Sluice then the floor; the floor's second run was disturbed, Sluice's third
+        // failed.
+        List<CellResult> results = List.of(
+            result(Impl.SLUICE, Interaction.RESPONSE, 4, 5_000_000L), result(Impl.NETTY_FLOOR, Interaction.RESPONSE,
+                4, 10_000_000L),
+            result(Impl.SLUICE, Interaction.RESPONSE, 4, 6_000_000L), result(Impl.NETTY_FLOOR, Interaction.RESPONSE,
+                4, 6_000_000L),
+            new CellResult(Cell.max(Impl.SLUICE, Interaction.RESPONSE, 4), List.of(), null, "the server exited",
+                List.of()),
+            result(Impl.NETTY_FLOOR, Interaction.RESPONSE, 4, 11_000_000L));
+        assertThat(BenchReport.throughputTable(results)).isEqualTo("""
+            | interaction | payload | Sluice | raw-Netty floor |
+            |---|---|---|---|
+            | request-response | 4 B | 5.50 M (runs 5.00 · 6.00 · failed) | 10.00 M (runs 10.00 · 6.00 · 11.00) |
+            """);
+        // Rounds' ratios 50% and 100%: their median is their mean, 75%; the third round has no ratio.
+        assertThat(BenchReport.ratioTable(results)).isEqualTo("""
+            | interaction | payload | Sluice / raw-Netty floor |
+            |---|---|---|
+            | request-response | 4 B | 75% (rounds 50% · 100% · failed) |
+            """);
+    }
+
+    @Test
+    void repeatedRpcCellsJudgeTheTargetOnTheMedianOfTheRounds() {
+        List<CellResult> results = List.of(
+            result(Impl.SLUICE, Interaction.RESPONSE, 4, 4_000_000L), result(Impl.SLUICE_RPC, Interaction.RESPONSE,
+                4, 3_200_000L),
+            result(Impl.SLUICE, Interaction.RESPONSE, 4, 4_000_000L), result(Impl.SLUICE_RPC, Interaction.RESPONSE,
+                4, 2_800_000L),
+            result(Impl.SLUICE, Interaction.RESPONSE, 4, 4_000_000L), result(Impl.SLUICE_RPC, Interaction.RESPONSE,
+                4, 3_100_000L));
+        assertThat(BenchReport.rpcRatioTable(results)).contains(
+            "| request-response | 4 B | 78% (target ≥ 75%: met) (rounds 80% · 70% · 78%) |");
+    }
+
+    @Test
     void targetsAreTheIssues() {
         // rows: peer, interaction, size -> target ratio (NaN: none set)
         assertThat(BenchReport.target(Impl.GRPC_JAVA, Interaction.STREAM, 4)).isEqualTo(3);

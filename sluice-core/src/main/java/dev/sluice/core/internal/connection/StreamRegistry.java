@@ -132,10 +132,15 @@ final class StreamRegistry implements StreamHost, OutboundGate {
 
     @Override
     public boolean remove(int streamId, Stream stream) {
-        if (streams.get(streamId) != stream) {
+        // One probe where a look-up then a removal took two: the id is nearly always this stream's; when it is not
+        // (a late cancel after the id went to a new stream), the entry goes back.
+        Stream removed = streams.remove(streamId);
+        if (removed != stream) {
+            if (removed != null) {
+                streams.put(streamId, removed);
+            }
             return false;
         }
-        streams.remove(streamId);
         dropReassembly(streamId);
         if (streams.isEmpty()) {
             connection.lastStreamRemoved();

@@ -169,7 +169,12 @@ final class CellRunner {
             progress.printf("%s %s: %d warning line(s) in the JVMs' output (logs: %s)%n", position, label,
                 warnings.size(), logs);
         }
-        return new CellResult(cell, figures, latency, failure, List.copyOf(warnings));
+        CellResult result = new CellResult(cell, figures, latency, failure, List.copyOf(warnings));
+        if (result.ok()) {
+            // A long run's reader sees each cell's figure as it ends, not only in the tables at the end.
+            progress.printf("%s %s: done, median %s%n", position, label, BenchReport.cellText(result));
+        }
+        return result;
     }
 
     /** The cell's label for progress lines: with {@code over TCP} too when the run has several transports. */

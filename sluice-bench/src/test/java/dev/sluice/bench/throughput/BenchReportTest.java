@@ -78,7 +78,7 @@ class BenchReportTest {
             result(Impl.SLUICE, Interaction.RESPONSE, 4, 4_000_000L), result(Impl.SLUICE_RPC, Interaction.RESPONSE,
                 4, 3_100_000L));
         assertThat(BenchReport.rpcRatioTable(results)).contains(
-            "| request-response | 4 B | 78% (target ≥ 75%: met) (rounds 80% · 70% · 78%) |");
+            "| request-response | 4 B | 78% (rounds 80% · 70% · 78%; target ≥ 75%: met) |");
     }
 
     @Test

@@ -23,6 +23,15 @@ class ReactiveLoadsTest {
     private final ClientReport report = new ClientReport(ChildOptions.parse(new String[0]), meter, null,
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), System::nanoTime);
 
+    /** A loop whose every request is a new sink, added to {@code calls} for the test to answer. */
+    private RequestLoop<ByteBuf> loopOver(List<Sinks.One<ByteBuf>> calls, Latency latency) {
+        return new RequestLoop<>(() -> {
+            Sinks.One<ByteBuf> s = Sinks.one();
+            calls.add(s);
+            return s.asMono();
+        }, ByteBuf::release, meter, report, latency);
+    }
+
     @Test
     void windowedCounterKeepsDemandWithinTheWindowAndReleasesWhatItCounts() {
         List<Long> requests = new ArrayList<>();
@@ -50,11 +59,7 @@ class ReactiveLoadsTest {
     @Test
     void closedLoopKeepsTheWindowInFlightAndSendsOnePerAnswer() {
         List<Sinks.One<ByteBuf>> calls = new ArrayList<>();
-        RequestLoop<ByteBuf> loop = new RequestLoop<>(() -> {
-            Sinks.One<ByteBuf> s = Sinks.one();
-            calls.add(s);
-            return s.asMono();
-        }, ByteBuf::release, meter, report, null);
+        RequestLoop<ByteBuf> loop = loopOver(calls, null);
         loop.startClosedLoop(3);
         assertThat(calls).hasSize(3);
 
@@ -85,11 +90,7 @@ class ReactiveLoadsTest {
         try {
             Latency latency = new Latency();
             List<Sinks.One<ByteBuf>> calls = new ArrayList<>();
-            RequestLoop<ByteBuf> loop = new RequestLoop<>(() -> {
-                Sinks.One<ByteBuf> s = Sinks.one();
-                calls.add(s);
-                return s.asMono();
-            }, ByteBuf::release, meter, report, latency);
+            RequestLoop<ByteBuf> loop = loopOver(calls, latency);
             loop.stampAnswersPerTurn(eventLoop);
             long due = System.nanoTime() - 5_000_000_000L;
             long[] recordedDuringTheTurn = new long[1];
@@ -123,11 +124,7 @@ class ReactiveLoadsTest {
         DefaultEventLoop eventLoop = new DefaultEventLoop();
         try {
             List<Sinks.One<ByteBuf>> calls = new ArrayList<>();
-            RequestLoop<ByteBuf> loop = new RequestLoop<>(() -> {
-                Sinks.One<ByteBuf> s = Sinks.one();
-                calls.add(s);
-                return s.asMono();
-            }, ByteBuf::release, meter, report, null);
+            RequestLoop<ByteBuf> loop = loopOver(calls, null);
             loop.stampAnswersPerTurn(eventLoop);
             long[] countedDuringTheTurn = new long[1];
             eventLoop.submit(() -> {
@@ -150,11 +147,7 @@ class ReactiveLoadsTest {
     @Test
     void stoppingTheClosedLoopLetsItsRequestsFinishWithoutSuccessors() {
         List<Sinks.One<ByteBuf>> calls = new ArrayList<>();
-        RequestLoop<ByteBuf> loop = new RequestLoop<>(() -> {
-            Sinks.One<ByteBuf> s = Sinks.one();
-            calls.add(s);
-            return s.asMono();
-        }, ByteBuf::release, meter, report, new Latency());
+        RequestLoop<ByteBuf> loop = loopOver(calls, new Latency());
         loop.startClosedLoop(2);
         loop.stopClosedLoop();
         calls.get(0).tryEmitValue(Unpooled.buffer(1));

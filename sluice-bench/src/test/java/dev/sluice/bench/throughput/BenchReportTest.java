@@ -2,6 +2,7 @@ package dev.sluice.bench.throughput;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -9,6 +10,22 @@ class BenchReportTest {
 
     private static CellResult result(Impl impl, Interaction i, int size, Long... figures) {
         return new CellResult(Cell.max(impl, i, size), List.of(figures), null, null, List.of());
+    }
+
+    /**
+     * Request-response 4 B cells of two implementations taken in turn, round after round, each run one figure: the
+     * figures alternate {@code first}, {@code second}, ...; null is a run that failed.
+     */
+    private static List<CellResult> rounds(Impl first, Impl second, Long... figures) {
+        List<CellResult> results = new ArrayList<>();
+        for (int i = 0; i < figures.length; i++) {
+            Impl impl = i % 2 == 0 ? first : second;
+            results.add(figures[i] == null
+                ? new CellResult(Cell.max(impl, Interaction.RESPONSE, 4), List.of(), null, "the server exited",
+                    List.of())
+                : result(impl, Interaction.RESPONSE, 4, figures[i]));
+        }
+        return results;
     }
 
     private static CellResult paced(Impl impl, long rate, double p99, long achieved) {
@@ -47,14 +64,8 @@ class BenchReportTest {
     void repeatedCellsShowTheMedianOfTheirRunsAndRatiosTheMedianOfEachRoundsRatio() {
         // Three rounds, each running Sluice then the floor; the floor's second run was disturbed, Sluice's third
         // failed.
-        List<CellResult> results = List.of(
-            result(Impl.SLUICE, Interaction.RESPONSE, 4, 5_000_000L), result(Impl.NETTY_FLOOR, Interaction.RESPONSE,
-                4, 10_000_000L),
-            result(Impl.SLUICE, Interaction.RESPONSE, 4, 6_000_000L), result(Impl.NETTY_FLOOR, Interaction.RESPONSE,
-                4, 6_000_000L),
-            new CellResult(Cell.max(Impl.SLUICE, Interaction.RESPONSE, 4), List.of(), null, "the server exited",
-                List.of()),
-            result(Impl.NETTY_FLOOR, Interaction.RESPONSE, 4, 11_000_000L));
+        List<CellResult> results = rounds(Impl.SLUICE, Impl.NETTY_FLOOR,
+            5_000_000L, 10_000_000L, 6_000_000L, 6_000_000L, null, 11_000_000L);
         assertThat(BenchReport.throughputTable(results)).isEqualTo("""
             | interaction | payload | Sluice | raw-Netty floor |
             |---|---|---|---|
@@ -70,13 +81,8 @@ class BenchReportTest {
 
     @Test
     void repeatedRpcCellsJudgeTheTargetOnTheMedianOfTheRounds() {
-        List<CellResult> results = List.of(
-            result(Impl.SLUICE, Interaction.RESPONSE, 4, 4_000_000L), result(Impl.SLUICE_RPC, Interaction.RESPONSE,
-                4, 3_200_000L),
-            result(Impl.SLUICE, Interaction.RESPONSE, 4, 4_000_000L), result(Impl.SLUICE_RPC, Interaction.RESPONSE,
-                4, 2_800_000L),
-            result(Impl.SLUICE, Interaction.RESPONSE, 4, 4_000_000L), result(Impl.SLUICE_RPC, Interaction.RESPONSE,
-                4, 3_100_000L));
+        List<CellResult> results = rounds(Impl.SLUICE, Impl.SLUICE_RPC,
+            4_000_000L, 3_200_000L, 4_000_000L, 2_800_000L, 4_000_000L, 3_100_000L);
         assertThat(BenchReport.rpcRatioTable(results)).contains(
             "| request-response | 4 B | 78% (rounds 80% · 70% · 78%; target ≥ 75%: met) |");
     }

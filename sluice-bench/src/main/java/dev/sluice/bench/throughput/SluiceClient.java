@@ -35,7 +35,7 @@ public final class SluiceClient {
     }
 
     public static void main(String[] args) {
-        BenchMain.client(args, SluiceClient::start, SluiceTransports.ALL);
+        BenchMain.client(args, SluiceClient::start, SluiceTransports.ALL, true);
     }
 
     private static void start(ChildOptions o, Meter meter, Latency latency, ClientReport report) {
@@ -49,7 +49,9 @@ public final class SluiceClient {
         c.onClose().subscribe(null, report::fail,
             () -> report.fail(new IllegalStateException("the connection closed")));
         ByteBuf template = Payloads.template(o.size());
-        Supplier<Payload> request = () -> Payload.create(template);
+        // Shared like the template: never released, and read by index only, so every request may carry it.
+        ByteBuf metadata = o.metadataSize() == 0 ? null : Payloads.template(o.metadataSize());
+        Supplier<Payload> request = () -> Payload.create(template, metadata);
         switch (o.interaction()) {
             case STREAM -> c.requestStream(request.get())
                 .subscribe(new WindowedCounter<>(Payload::release, meter, report, o.demand()));

@@ -44,7 +44,7 @@ public final class BenchMain {
      */
     public static void server(String[] args, Server server, Set<Transport> transports) {
         try {
-            ChildOptions options = transportChecked(ChildOptions.parse(args), transports);
+            ChildOptions options = metadataChecked(transportChecked(ChildOptions.parse(args), transports), false);
             Watchdog.start(options);
             int port = server.start(options);
             System.out.println("ready " + Math.max(port, 0));
@@ -65,9 +65,18 @@ public final class BenchMain {
      * its status.
      */
     public static void client(String[] args, Client client, Set<Transport> transports) {
+        client(args, client, transports, false);
+    }
+
+    /**
+     * {@link #client(String[], Client, Set)} for a client that also sends {@code --metadata-size} bytes of metadata
+     * on each request when asked ({@code sendsMetadata}); any other main refuses that option.
+     */
+    public static void client(String[] args, Client client, Set<Transport> transports, boolean sendsMetadata) {
         int status;
         try {
-            ChildOptions options = transportChecked(ChildOptions.parse(args), transports);
+            ChildOptions options = metadataChecked(transportChecked(ChildOptions.parse(args), transports),
+                sendsMetadata);
             Watchdog.start(options);
             Meter meter = new Meter();
             Latency latency = options.paced() ? new Latency() : null;
@@ -79,6 +88,13 @@ public final class BenchMain {
             return;
         }
         System.exit(status);
+    }
+
+    static ChildOptions metadataChecked(ChildOptions options, boolean sendsMetadata) {
+        if (options.metadataSize() > 0 && !sendsMetadata) {
+            throw new IllegalArgumentException("--metadata-size is implemented by the Sluice client only");
+        }
+        return options;
     }
 
     private static ChildOptions transportChecked(ChildOptions options, Set<Transport> transports) {

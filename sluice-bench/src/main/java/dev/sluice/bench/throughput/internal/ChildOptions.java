@@ -17,6 +17,8 @@ import picocli.CommandLine.Spec;
  * @param interaction what the client runs; servers serve every interaction they support, and the raw-Netty
  *                    floor server uses it to pick its mode
  * @param size        payload size in bytes, of requests and answers alike
+ * @param metadataSize request-response: metadata bytes on each request (answers carry none), 0 for none; only the
+ *                    Sluice client implements it, to measure what a routing entry costs (an RPC call's is 40 bytes)
  * @param window      request-response: requests in flight in a closed loop (a paced client's warm-up too)
  * @param demand      stream and channel: the most elements requested and not yet received (granted in halves);
  *                    fire-and-forget: messages per fenced round (two rounds in flight)
@@ -35,12 +37,16 @@ import picocli.CommandLine.Spec;
  * @param unixPath    the socket file of {@code --transport unix}, else null; the server binds it, the client connects
  *                    to it, and {@code port} is unused
  */
-public record ChildOptions(String host, int port, Interaction interaction, int size, int window, int demand,
+public record ChildOptions(String host, int port, Interaction interaction, int size, int metadataSize, int window,
+        int demand,
         int warmupSeconds, int seconds, long rate, int maxInFlight, long parentPid, long maxSeconds,
         Transport transport, String tls, String unixPath) {
 
     /** The most payload bytes the mains accept: enough for any size the comparison uses, and below one frame. */
     public static final int MAX_SIZE = 1 << 20;
+
+    /** The most metadata bytes a request may carry: what one frame's 24-bit metadata length allows. */
+    public static final int MAX_METADATA_SIZE = (1 << 24) - 1;
 
     /**
      * Parses a main's arguments.
@@ -82,6 +88,9 @@ public record ChildOptions(String host, int port, Interaction interaction, int s
 
         @Option(names = "--size", converter = WholeNumbers.Converter.class)
         long size = 4;
+
+        @Option(names = "--metadata-size", converter = WholeNumbers.Converter.class)
+        long metadataSize;
 
         @Option(names = "--window", converter = WholeNumbers.Converter.class)
         long window = 512;
@@ -145,6 +154,7 @@ public record ChildOptions(String host, int port, Interaction interaction, int s
             }
             ChildOptions o = new ChildOptions(host, WholeNumbers.inRange(spec, "--port", port, 0, 65535), i,
                 WholeNumbers.inRange(spec, "--size", size, 0, MAX_SIZE),
+                WholeNumbers.inRange(spec, "--metadata-size", metadataSize, 0, MAX_METADATA_SIZE),
                 WholeNumbers.inRange(spec, "--window", window, 1, 1 << 20),
                 WholeNumbers.inRange(spec, "--demand", demand, 2, 1 << 20),
                 WholeNumbers.inRange(spec, "--warmup", warmup, 0, 86_400),
@@ -156,6 +166,10 @@ public record ChildOptions(String host, int port, Interaction interaction, int s
             if (o.paced() && o.interaction() != Interaction.RESPONSE) {
                 throw new ParameterException(spec.commandLine(), "--rate is implemented for --interaction response"
                     + " only, got " + o.interaction().option());
+            }
+            if (o.metadataSize() > 0 && o.interaction() != Interaction.RESPONSE) {
+                throw new ParameterException(spec.commandLine(), "--metadata-size is implemented for --interaction"
+                    + " response only, got " + o.interaction().option());
             }
             return o;
         }

@@ -12,8 +12,8 @@ class ChildOptionsTest {
     @Test
     void defaultsAreAClosedLoopOnLoopback() {
         ChildOptions o = ChildOptions.parse(new String[0]);
-        assertThat(o).isEqualTo(new ChildOptions("127.0.0.1", 0, Interaction.STREAM, 4, 512, 1024, 25, 20, 0, 65_536,
-            -1, 0, Transport.TCP, null, null));
+        assertThat(o).isEqualTo(new ChildOptions("127.0.0.1", 0, Interaction.STREAM, 4, 0, 512, 1024, 25, 20, 0,
+            65_536, -1, 0, Transport.TCP, null, null));
         assertThat(o.paced()).isFalse();
         assertThat(o.websocket()).isFalse();
     }
@@ -22,9 +22,9 @@ class ChildOptionsTest {
     void readsEveryOptionInBothSpellings() {
         ChildOptions o = ChildOptions.parse(new String[] {"--port", "7000", "--interaction=response", "--size",
             "140", "--window", "64", "--rate", "1_000", "--max-in-flight", "8", "--warmup", "0", "--seconds", "3",
-            "--parent-pid", "42", "--max-seconds", "90", "--transport", "ws"});
-        assertThat(o).isEqualTo(new ChildOptions("127.0.0.1", 7000, Interaction.RESPONSE, 140, 64, 1024, 0, 3, 1000,
-            8, 42, 90, Transport.WS, null, null));
+            "--parent-pid", "42", "--max-seconds", "90", "--transport", "ws", "--metadata-size", "40"});
+        assertThat(o).isEqualTo(new ChildOptions("127.0.0.1", 7000, Interaction.RESPONSE, 140, 40, 64, 1024, 0, 3,
+            1000, 8, 42, 90, Transport.WS, null, null));
         assertThat(o.paced()).isTrue();
         assertThat(o.websocket()).isTrue();
     }
@@ -71,5 +71,13 @@ class ChildOptionsTest {
     void aRateIsOnlyForRequestResponse() {
         assertThatThrownBy(() -> ChildOptions.parse(new String[] {"--interaction", "stream", "--rate", "10"}))
             .hasMessage("--rate is implemented for --interaction response only, got stream");
+    }
+
+    @Test
+    void metadataIsForRequestResponseAndFitsAFrame() {
+        assertThatThrownBy(() -> ChildOptions.parse(new String[] {"--metadata-size", "40"}))
+            .hasMessage("--metadata-size is implemented for --interaction response only, got stream");
+        assertThatThrownBy(() -> ChildOptions.parse(new String[] {"--interaction", "response", "--metadata-size",
+            "16777216"})).hasMessage("--metadata-size must be in [0, 16777215], got 16777216");
     }
 }

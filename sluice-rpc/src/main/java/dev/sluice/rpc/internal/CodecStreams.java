@@ -9,7 +9,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 
 /**
- * One thread's reusable protobuf encoder and decoder for large messages, and its scratch array for small ones.
+ * One thread's reusable protobuf encoder (for large messages) and decoder (for any message in a direct buffer).
  * The encoder and decoder each sit over a small stream adapter that is pointed at one
  * buffer per message: the encoder writes through its own array into the target buffer and is flushed after each
  * message; the decoder reads the message's bytes and meets their end as the end of the message. Both are
@@ -30,8 +30,6 @@ final class CodecStreams {
         }
     };
 
-    /** Where a small message's bytes are copied to be parsed as an array, protobuf's fastest input. */
-    final byte[] scratch = new byte[BUFFER_BYTES];
     private final Sink sink = new Sink();
     private final Source source = new Source();
     private CodedOutputStream encoder = CodedOutputStream.newInstance(sink, BUFFER_BYTES);

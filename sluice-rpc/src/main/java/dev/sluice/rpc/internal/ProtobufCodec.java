@@ -7,20 +7,19 @@ import com.google.protobuf.Parser;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
-import io.netty.util.internal.PlatformDependent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * Protobuf messages to and from Netty buffers, by the fastest route protobuf offers for each size. A small message
+ * Protobuf messages to and from Netty buffers, by the fastest route protobuf offers for each case. A small message
  * is encoded into a new array ({@code toByteArray}: protobuf's array encoder, 6 ns for a 4-byte message against 27 ns
- * through a stream and 58 ns into a pooled direct buffer) and decoded from an array (a heap buffer's own, or a
- * per-thread scratch copy: 20 ns against 41 ns through a stream). A large one goes through one reusable stream
- * encoder or decoder per thread ({@link CodecStreams}), so that neither a big array nor a view of the buffer is made
- * per message.
+ * through a stream and 58 ns into a pooled direct buffer). A message in a heap buffer is decoded from its array; one
+ * in a direct buffer (every frame read from a socket) through one reusable stream decoder per thread
+ * ({@link CodecStreams}), which allocates nothing per message: an array decoder made per message costs less on its
+ * own, but not once its garbage is paid for (docs/benchmarks.md). A large message is encoded through the reusable
+ * stream encoder, so that no big array is made per message.
  *
- * <p>Thread-safe: the streams and the scratch array are per thread, and nothing here calls back into user code while
- * using them.
+ * <p>Thread-safe: the streams are per thread, and nothing here calls back into user code while using them.
  */
 public final class ProtobufCodec {
 
@@ -30,10 +29,6 @@ public final class ProtobufCodec {
      * collector's way.
      */
     static final int HEAP_MAX = 8192;
-    /** Up to this many bytes, a direct buffer's region is copied out by words here rather than by Netty. */
-    static final int WORD_COPY_MAX = 256;
-    /** Reading words by address needs Unsafe, and a platform that reads them unaligned. */
-    private static final boolean WORDS = PlatformDependent.hasUnsafe() && PlatformDependent.isUnaligned();
 
     private ProtobufCodec() {
     }
@@ -90,10 +85,6 @@ public final class ProtobufCodec {
             return parser.parseFrom(buf.array(), buf.arrayOffset() + index, length);
         }
         CodecStreams streams = CodecStreams.current();
-        if (length <= streams.scratch.length) {
-            copy(buf, index, streams.scratch, length);
-            return parser.parseFrom(streams.scratch, 0, length);
-        }
         CodedInputStream in = streams.decoderFrom(buf, index, length);
         try {
             T message = parser.parseFrom(in);
@@ -104,27 +95,6 @@ public final class ProtobufCodec {
         } catch (InvalidProtocolBufferException | RuntimeException e) {
             streams.decoderFailed();
             throw e;
-        }
-    }
-
-    /**
-     * {@code buf.getBytes(index, dst, 0, length)}. For a short region of a direct buffer the copy is done here by
-     * words: Netty's ends in {@code Unsafe.copyMemory}, a runtime call with a memory barrier on each side, which for
-     * a message of a few bytes costs more than the copy (about 10 ns of a 200 ns unary call on the client).
-     */
-    private static void copy(ByteBuf buf, int index, byte[] dst, int length) {
-        if (!WORDS || length > WORD_COPY_MAX || !buf.hasMemoryAddress() || index < 0
-            || length > buf.capacity() - index) {
-            buf.getBytes(index, dst, 0, length);
-            return;
-        }
-        long from = buf.memoryAddress() + index;
-        int i = 0;
-        for (; i <= length - Long.BYTES; i += Long.BYTES) {
-            PlatformDependent.putLong(dst, i, PlatformDependent.getLong(from + i));
-        }
-        for (; i < length; i++) {
-            dst[i] = PlatformDependent.getByte(from + i);
         }
     }
 }

@@ -38,8 +38,7 @@ import picocli.CommandLine.Spec;
  *                    to it, and {@code port} is unused
  */
 public record ChildOptions(String host, int port, Interaction interaction, int size, int metadataSize, int window,
-        int demand,
-        int warmupSeconds, int seconds, long rate, int maxInFlight, long parentPid, long maxSeconds,
+        int demand, int warmupSeconds, int seconds, long rate, int maxInFlight, long parentPid, long maxSeconds,
         Transport transport, String tls, String unixPath) {
 
     /** The most payload bytes the mains accept: enough for any size the comparison uses, and below one frame. */

@@ -19,6 +19,12 @@ import java.nio.charset.StandardCharsets;
  * one from any payload, and {@link PayloadDecoder#COPY} makes every received payload one. A copy holds no network
  * buffer; its {@code release()} does nothing and a copy never released is simply garbage-collected.
  *
+ * <p><b>Data that writes itself.</b> A payload that is also a {@link dev.sluice.frame.FrameData} (extends it) has
+ * its data written by it straight into the outgoing frame, with no buffer of its own in between (how an RPC message
+ * is serialized), and its metadata read in place through {@link #metadataBuffer()}, {@link #metadataIndex()} and
+ * {@link #metadataLength()}. Its {@link #data()} and {@link #metadata()} must still give the same bytes to whoever
+ * else reads it.
+ *
  * <p>Not thread-safe beyond the reference count: read it from one thread at a time.
  */
 public interface Payload extends ReferenceCounted {

@@ -2,6 +2,7 @@ package dev.sluice.frame;
 
 import dev.sluice.frame.internal.Checks;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 
 /**
  * Writes a request or PAYLOAD frame to a {@link FrameSink}, split into fragments when it does not fit the
@@ -32,7 +33,8 @@ import io.netty.buffer.ByteBuf;
  * else on that stream in between. Each fragment is a {@code begin}/{@code end} pair on the sink, sized exactly.
  * Buffers are borrowed: read from their reader index, never moved or released. Every argument is checked before
  * the first {@code begin}, so a refused payload leaves the sink untouched. Allocates nothing; stateless;
- * thread-safe as far as the sink is.
+ * thread-safe as far as the sink is. (Data that writes itself and needs fragments is the one case that allocates: see
+ * {@link #write(FrameSink, int, int, int, int, long, ByteBuf, int, int, FrameData)}.)
  */
 public final class Fragmenter {
 
@@ -95,6 +97,82 @@ public final class Fragmenter {
         }
         fragments(sink, mtu, frameType, streamId, kept, initialRequestN, metadata, metadataIndex, metadataLength,
                 data, dataIndex, dataLength);
+    }
+
+    /**
+     * Writes one payload as {@link #write(FrameSink, int, int, int, int, long, ByteBuf, ByteBuf)} does, with the
+     * metadata as a range of a buffer ({@code metadataLength} -1 for none) and data that writes itself: into the
+     * frame right after the metadata when the payload fits the MTU, else once into a heap buffer that the fragments
+     * are then cut from.
+     *
+     * @throws IllegalArgumentException as the other {@code write}, or for a metadata range outside its buffer or a
+     *     negative data length, before anything is written
+     * @throws IllegalStateException if {@code data} wrote other than its length; the frame is then dropped
+     *     ({@link FrameSink#abort}), as it is when {@code data} throws, whose exception propagates
+     */
+    public static void write(FrameSink sink, int mtu, int frameType, int streamId, int flags, long initialRequestN,
+            ByteBuf metadata, int metadataIndex, int metadataLength, FrameData data) {
+        int kept = flags & flagsKept(frameType);
+        checkMtu(mtu);
+        int wireField = PayloadBearingLayout.checkedField(streamId, frameType, kept, initialRequestN);
+        Checks.metadataRange(metadata, metadataIndex, metadataLength);
+        int dataLength = data.length();
+        if (dataLength < 0) {
+            throw new IllegalArgumentException("data length < 0: " + dataLength + " (" + data.getClass().getName()
+                    + ")");
+        }
+        int whole = PayloadBearingLayout.encodedLength(frameType, metadataLength, dataLength);
+        if (mtu == 0 || whole <= mtu - LENGTH_PREFIX) {
+            Checks.frameLength(whole, frameType);
+            if (metadataLength > PayloadSection.MAX_METADATA_LENGTH) {
+                throw new IllegalArgumentException("metadata length " + metadataLength + " exceeds "
+                        + PayloadSection.MAX_METADATA_LENGTH);
+            }
+            ByteBuf out = sink.begin(whole);
+            out.ensureWritable(whole);
+            PayloadBearingLayout.writeChecked(out, streamId, frameType, kept, wireField,
+                    metadata, metadataIndex, metadataLength, null, 0, 0);
+            int start = out.writerIndex();
+            try {
+                data.writeTo(out);
+            } catch (RuntimeException | Error e) {
+                sink.abort();
+                throw e;
+            }
+            int written = out.writerIndex() - start;
+            if (written != dataLength) {
+                sink.abort();
+                throw wroteOtherThanLength(data, written, dataLength);
+            }
+            sink.end();
+            return;
+        }
+        if (frameType == FrameType.PAYLOAD && (kept & FrameFlags.NEXT) == 0) {
+            throw new IllegalArgumentException("PAYLOAD without NEXT needs fragments on stream " + streamId
+                    + ": frame length " + whole + " > mtu " + mtu + " less the length prefix");
+        }
+        ByteBuf bytes = Unpooled.buffer(dataLength);
+        try {
+            data.writeTo(bytes);
+            if (bytes.readableBytes() != dataLength) {
+                throw wroteOtherThanLength(data, bytes.readableBytes(), dataLength);
+            }
+            fragments(sink, mtu, frameType, streamId, kept, initialRequestN, metadata, metadataIndex, metadataLength,
+                    bytes, 0, dataLength);
+        } finally {
+            bytes.release();
+        }
+    }
+
+    private static void checkMtu(int mtu) {
+        if (mtu != 0 && (mtu < MIN_MTU || mtu > MAX_MTU)) {
+            throw new IllegalArgumentException("mtu outside 0 or " + MIN_MTU + ".." + MAX_MTU + ": " + mtu);
+        }
+    }
+
+    private static IllegalStateException wroteOtherThanLength(FrameData data, int wrote, int length) {
+        return new IllegalStateException(data.getClass().getName() + " wrote " + wrote + " bytes after announcing "
+                + length);
     }
 
     /** The fragment loop; arguments checked, and the payload known not to fit one frame. */

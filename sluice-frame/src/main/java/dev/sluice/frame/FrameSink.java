@@ -10,8 +10,8 @@ import io.netty.buffer.ByteBuf;
  * of each (the engine's writer), one buffer per frame, a test's record. It owns the buffer; the writer appends one
  * whole frame at its writer index between the two calls, keeps no reference to it, and never releases it.
  *
- * <p>Calls come in pairs, {@code begin} then {@code end}, never nested. An implementation is usually confined to
- * one thread (an event loop); nothing here asks for more.
+ * <p>Calls come in pairs, {@code begin} then {@code end} (or {@code abort}), never nested. An implementation is
+ * usually confined to one thread (an event loop); nothing here asks for more.
  */
 public interface FrameSink {
 
@@ -25,4 +25,10 @@ public interface FrameSink {
 
     /** Finishes the frame begun by the last {@link #begin}: the bytes written to its buffer since then. */
     void end();
+
+    /**
+     * Drops the frame begun by the last {@link #begin} instead of finishing it: whatever was written to its buffer
+     * since then is discarded, as if the frame had never been begun. Called when a {@link FrameData} fails halfway.
+     */
+    void abort();
 }

@@ -16,6 +16,7 @@ final class CollectingSink implements FrameSink {
     private final List<int[]> frames = new ArrayList<>();
     private int start = -1;
     private int hint;
+    private int aborted;
 
     /** Collects into {@code buf}, which the caller owns and releases. */
     CollectingSink(ByteBuf buf) {
@@ -35,6 +36,19 @@ final class CollectingSink implements FrameSink {
         assertThat(start).as("end without begin").isNotEqualTo(-1);
         frames.add(new int[] {start, buf.writerIndex() - start, hint});
         start = -1;
+    }
+
+    @Override
+    public void abort() {
+        assertThat(start).as("abort without begin").isNotEqualTo(-1);
+        buf.writerIndex(start);
+        start = -1;
+        aborted++;
+    }
+
+    /** Frames dropped by {@link #abort} so far. */
+    int aborted() {
+        return aborted;
     }
 
     /** Frames written so far. */

@@ -129,6 +129,11 @@ class ZeroAllocationTest {
             public void end() {
                 sink++;
             }
+
+            @Override
+            public void abort() {
+                throw new AssertionError("no frame is dropped here");
+            }
         };
 
         Runnable work = () -> {

@@ -194,6 +194,11 @@ public final class FakeHost implements StreamHost, OutboundGate {
         public void end() {
             write(FrameHeader.frameType(scratch, 0) == FrameType.PAYLOAD ? 'P' : 'Q');
         }
+
+        @Override
+        public void abort() {
+            scratch.clear();
+        }
     };
 
     @Override

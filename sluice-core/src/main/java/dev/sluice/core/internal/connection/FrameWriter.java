@@ -121,6 +121,12 @@ final class FrameWriter implements Runnable, FrameSink {
         }
     }
 
+    /** Drops the frame started by {@link #begin}, its length prefix included. */
+    @Override
+    public void abort() {
+        batch.writerIndex(frameStart);
+    }
+
     /**
      * Whether the frame at {@code off} starts or ends an exchange — a request that is answered, a REQUEST_N, a final
      * PAYLOAD, an ERROR or a CANCEL: what a peer waits for before it sends more work.

@@ -1,11 +1,16 @@
 package dev.sluice.core.internal.stream;
 
 import dev.sluice.core.Payload;
+import dev.sluice.frame.FrameData;
+import dev.sluice.frame.Fragmenter;
 import dev.sluice.frame.PayloadSection;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 
-/** Turns the payload section of a received frame into a {@link Payload} over its bytes (zero copy). */
+/**
+ * Payloads and frames: the payload section of a received frame as a {@link Payload} over its bytes (zero copy), and
+ * a payload whose data writes itself written as a frame.
+ */
 public final class Frames {
 
     private Frames() {
@@ -28,6 +33,17 @@ public final class Frames {
      */
     public static Payload payload(ByteBuf buf, int mdOffset, int mdLength, int dataOffset, int dataLength) {
         return Payload.ofRegions(buf, mdOffset, mdLength, dataOffset, dataLength);
+    }
+
+    /**
+     * Writes {@code p}, whose data writes itself ({@code data}, the payload itself), as a frame of {@code frameType}
+     * (fragments if it needs them), the metadata read in place. The streams' other payloads go to
+     * {@code Fragmenter.write} with their buffers directly: that path is not given this extra call level.
+     */
+    public static void write(StreamHost host, int frameType, int streamId, int flags, long initialRequestN,
+                             Payload p, FrameData data) {
+        Fragmenter.write(host.frames(), host.mtu(), frameType, streamId, flags, initialRequestN,
+            p.metadataBuffer(), p.metadataIndex(), p.hasMetadata() ? p.metadataLength() : -1, data);
     }
 
     /** The metadata buffer, or null when absent (for the encoder, which must tell absent from empty). */

@@ -5,6 +5,7 @@ import static dev.sluice.core.internal.stream.StreamState.isSubscribed;
 
 import dev.sluice.core.Payload;
 import dev.sluice.frame.FrameType;
+import dev.sluice.frame.FrameData;
 import dev.sluice.frame.Fragmenter;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import org.reactivestreams.Subscription;
@@ -74,9 +75,17 @@ public final class RequesterFireAndForget extends Mono<Void> implements Subscrip
                     actual.onError(host.streamIdsExhausted());
                     return;
                 }
-                Fragmenter.write(host.frames(), host.mtu(), FrameType.REQUEST_FNF, id, 0, 0, Frames.metadataOrNull(p),
-                    p.data());
+                if (p instanceof FrameData d) {
+                    Frames.write(host, FrameType.REQUEST_FNF, id, 0, 0, p, d);
+                } else {
+                    Fragmenter.write(host.frames(), host.mtu(), FrameType.REQUEST_FNF, id, 0, 0,
+                        Frames.metadataOrNull(p), p.data());
+                }
             }
+        } catch (RuntimeException e) {
+            // Nothing went out (a refused or failed frame is dropped whole).
+            actual.onError(e);
+            return;
         } finally {
             p.release();
         }

@@ -11,6 +11,7 @@ import dev.sluice.core.exceptions.RSocketErrorException;
 import dev.sluice.frame.Demand;
 import dev.sluice.frame.FrameFlags;
 import dev.sluice.frame.FrameType;
+import dev.sluice.frame.FrameData;
 import dev.sluice.frame.Fragmenter;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import org.reactivestreams.Publisher;
@@ -147,8 +148,18 @@ public final class RequesterRequestChannel extends Flux<Payload> implements Subs
         long n = StreamState.demand(StreamState.takeDemand(STATE, this));
         outstanding = Demand.grant(0, n);
         try {
-            Fragmenter.write(host.frames(), host.mtu(), FrameType.REQUEST_CHANNEL, id, 0, n, Frames.metadataOrNull(p),
-                p.data());
+            if (p instanceof FrameData d) {
+                Frames.write(host, FrameType.REQUEST_CHANNEL, id, 0, n, p, d);
+            } else {
+                Fragmenter.write(host.frames(), host.mtu(), FrameType.REQUEST_CHANNEL, id, 0, n,
+                    Frames.metadataOrNull(p), p.data());
+            }
+        } catch (RuntimeException e) {
+            // Nothing went out (a refused or failed frame is dropped whole): the channel fails here instead.
+            host.remove(id, this);
+            outbound.stop();
+            fail(e);
+            return;
         } finally {
             p.release();
         }
@@ -159,9 +170,17 @@ public final class RequesterRequestChannel extends Flux<Payload> implements Subs
 
     private void sendNext(Payload p) {
         try {
-            Fragmenter.write(host.frames(), host.mtu(), FrameType.PAYLOAD, streamId, FrameFlags.NEXT, 0,
-                Frames.metadataOrNull(p),
-                p.data());
+            if (p instanceof FrameData d) {
+                Frames.write(host, FrameType.PAYLOAD, streamId, FrameFlags.NEXT, 0, p, d);
+            } else {
+                Fragmenter.write(host.frames(), host.mtu(), FrameType.PAYLOAD, streamId, FrameFlags.NEXT, 0,
+                    Frames.metadataOrNull(p), p.data());
+            }
+        } catch (RuntimeException e) {
+            // Nothing of this element went out (a refused or failed frame is dropped whole): the channel ends as
+            // if the caller's publisher had failed.
+            outbound.stop();
+            outboundFailed(e);
         } finally {
             p.release();
         }

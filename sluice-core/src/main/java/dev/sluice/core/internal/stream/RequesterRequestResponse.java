@@ -7,6 +7,7 @@ import static dev.sluice.core.internal.stream.StreamState.isSubscribed;
 import dev.sluice.core.Payload;
 import dev.sluice.core.exceptions.RSocketErrorException;
 import dev.sluice.frame.FrameType;
+import dev.sluice.frame.FrameData;
 import dev.sluice.frame.Fragmenter;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import org.reactivestreams.Subscription;
@@ -90,8 +91,16 @@ public final class RequesterRequestResponse extends Mono<Payload> implements Sub
         }
         streamId = id;
         try {
-            Fragmenter.write(host.frames(), host.mtu(), FrameType.REQUEST_RESPONSE, id, 0, 0, Frames.metadataOrNull(p),
-                p.data());
+            if (p instanceof FrameData d) {
+                Frames.write(host, FrameType.REQUEST_RESPONSE, id, 0, 0, p, d);
+            } else {
+                Fragmenter.write(host.frames(), host.mtu(), FrameType.REQUEST_RESPONSE, id, 0, 0,
+                    Frames.metadataOrNull(p), p.data());
+            }
+        } catch (RuntimeException e) {
+            // Nothing went out (a refused or failed frame is dropped whole): the request fails here instead.
+            host.remove(id, this);
+            fail(e);
         } finally {
             p.release();
         }

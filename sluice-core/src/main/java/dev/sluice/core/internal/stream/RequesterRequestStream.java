@@ -9,6 +9,7 @@ import dev.sluice.core.exceptions.InvalidException;
 import dev.sluice.core.exceptions.RSocketErrorException;
 import dev.sluice.frame.Demand;
 import dev.sluice.frame.FrameType;
+import dev.sluice.frame.FrameData;
 import dev.sluice.frame.Fragmenter;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import org.reactivestreams.Subscription;
@@ -116,8 +117,17 @@ public final class RequesterRequestStream extends Flux<Payload> implements Subsc
         streamId = id;
         outstanding = Demand.grant(0, n);
         try {
-            Fragmenter.write(host.frames(), host.mtu(), FrameType.REQUEST_STREAM, id, 0, n, Frames.metadataOrNull(p),
-                p.data());
+            if (p instanceof FrameData d) {
+                Frames.write(host, FrameType.REQUEST_STREAM, id, 0, n, p, d);
+            } else {
+                Fragmenter.write(host.frames(), host.mtu(), FrameType.REQUEST_STREAM, id, 0, n,
+                    Frames.metadataOrNull(p), p.data());
+            }
+        } catch (RuntimeException e) {
+            // Nothing went out (a refused or failed frame is dropped whole): the request fails here instead.
+            host.remove(id, this);
+            fail(e);
+            return;
         } finally {
             p.release();
         }

@@ -6,6 +6,7 @@ import dev.sluice.core.Payload;
 import dev.sluice.core.internal.lease.ResponderObserver;
 import dev.sluice.frame.FrameFlags;
 import dev.sluice.frame.FrameType;
+import dev.sluice.frame.FrameData;
 import dev.sluice.frame.Fragmenter;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import org.reactivestreams.Publisher;
@@ -115,14 +116,21 @@ public final class ResponderRequestResponse extends LoopSubscriber implements St
 
     /** Writes PAYLOAD(NEXT|COMPLETE) carrying {@code p}, and releases it. */
     private static void answer(StreamHost host, int streamId, Payload p, ResponderObserver observer) {
-        observer.onFirstSignal(streamId, ResponderObserver.NEXT);
         try {
-            Fragmenter.write(host.frames(), host.mtu(), FrameType.PAYLOAD, streamId,
-                FrameFlags.NEXT | FrameFlags.COMPLETE, 0,
-                Frames.metadataOrNull(p), p.data());
+            if (p instanceof FrameData d) {
+                Frames.write(host, FrameType.PAYLOAD, streamId, FrameFlags.NEXT | FrameFlags.COMPLETE, 0, p, d);
+            } else {
+                Fragmenter.write(host.frames(), host.mtu(), FrameType.PAYLOAD, streamId,
+                    FrameFlags.NEXT | FrameFlags.COMPLETE, 0, Frames.metadataOrNull(p), p.data());
+            }
+        } catch (RuntimeException e) {
+            // Nothing went out (a refused or failed frame is dropped whole): the requester gets an ERROR instead.
+            fail(host, streamId, e, observer);
+            return;
         } finally {
             p.release();
         }
+        observer.onFirstSignal(streamId, ResponderObserver.NEXT);
         observer.onTerminated(streamId, ResponderObserver.COMPLETE);
     }
 

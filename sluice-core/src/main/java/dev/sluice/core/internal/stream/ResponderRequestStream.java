@@ -6,6 +6,7 @@ import dev.sluice.core.Payload;
 import dev.sluice.core.internal.lease.ResponderObserver;
 import dev.sluice.frame.FrameFlags;
 import dev.sluice.frame.FrameType;
+import dev.sluice.frame.FrameData;
 import dev.sluice.frame.Fragmenter;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import org.reactivestreams.Subscription;
@@ -53,9 +54,18 @@ public final class ResponderRequestStream extends LoopSubscriber implements Stre
         }
         firstSignal(ResponderObserver.NEXT);
         try {
-            Fragmenter.write(host.frames(), host.mtu(), FrameType.PAYLOAD, streamId, FrameFlags.NEXT, 0,
-                Frames.metadataOrNull(p),
-                p.data());
+            if (p instanceof FrameData d) {
+                Frames.write(host, FrameType.PAYLOAD, streamId, FrameFlags.NEXT, 0, p, d);
+            } else {
+                Fragmenter.write(host.frames(), host.mtu(), FrameType.PAYLOAD, streamId, FrameFlags.NEXT, 0,
+                    Frames.metadataOrNull(p), p.data());
+            }
+        } catch (RuntimeException e) {
+            // Nothing of this element went out (a refused or failed frame is dropped whole): the stream ends with
+            // an ERROR, as if the handler had failed.
+            cancelUpstream();
+            handleError(e);
+            return;
         } finally {
             p.release();
         }

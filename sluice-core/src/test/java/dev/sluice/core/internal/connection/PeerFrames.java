@@ -141,6 +141,8 @@ final class PeerFrames {
                 sb.append(" n=").append(RequestChannelFrame.initialRequestN(frame, off));
                 payload(sb, frame, off, len, RequestChannelFrame.PAYLOAD_START, true);
             }
+            case FrameType.REQUEST_RESPONSE -> payload(sb, frame, off, len, RequestResponseFrame.PAYLOAD_START, true);
+            case FrameType.REQUEST_FNF -> payload(sb, frame, off, len, RequestFnfFrame.PAYLOAD_START, true);
             case FrameType.PAYLOAD -> payload(sb, frame, off, len, PayloadFrame.PAYLOAD_START,
                 (flags & FrameFlags.NEXT) != 0);
             case FrameType.REQUEST_N -> sb.append(" n=").append(RequestNFrame.requestN(frame, off));

@@ -112,11 +112,11 @@ public final class RpcMethod<Q extends MessageLite, R extends MessageLite> {
     }
 
     /**
-     * The routing entry as request metadata: a fresh view (own indexes) of one read-only buffer that releasing
-     * does not free, so a call without per-call metadata neither allocates a pooled buffer nor copies the route.
+     * The routing entry as request metadata: one read-only buffer that releasing does not free, shared by every
+     * call (read in place, never moved), so a call without per-call metadata neither allocates nor copies the route.
      */
     ByteBuf routeMetadata() {
-        return routeMetadata.duplicate();
+        return routeMetadata;
     }
 
     @Override

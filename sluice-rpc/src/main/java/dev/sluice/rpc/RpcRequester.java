@@ -5,6 +5,7 @@ import com.google.protobuf.MessageLite;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
 import dev.sluice.frame.metadata.CompositeMetadata;
+import dev.sluice.rpc.internal.MessagePayload;
 import dev.sluice.rpc.internal.ProtobufCodec;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -26,14 +27,14 @@ public final class RpcRequester {
     private final RSocket rsocket;
     private final ByteBufAllocator allocator;
 
-    /** A requester sending over {@code rsocket}, encoding large messages into the default allocator's buffers. */
+    /** A requester sending over {@code rsocket}, with per-call metadata in the default allocator's buffers. */
     public RpcRequester(RSocket rsocket) {
         this(rsocket, ByteBufAllocator.DEFAULT);
     }
 
     /**
-     * A requester sending over {@code rsocket}, encoding messages over 8 KiB into {@code allocator}'s buffers
-     * (smaller ones go into heap arrays, which cost less than a pooled buffer's allocate and free).
+     * A requester sending over {@code rsocket}, with per-call metadata in {@code allocator}'s buffers. Messages
+     * need none: the engine serializes each straight into the frame that carries it.
      */
     public RpcRequester(RSocket rsocket, ByteBufAllocator allocator) {
         if (rsocket == null || allocator == null) {
@@ -91,7 +92,7 @@ public final class RpcRequester {
             return Flux.<Q>from(requests)
                 .map(request -> {
                     if (opened[0]) {
-                        return Payload.create(ProtobufCodec.encode(allocator, request));
+                        return checkedPayload(method, request);
                     }
                     opened[0] = true;
                     return opening(method, request, metadata);
@@ -104,31 +105,33 @@ public final class RpcRequester {
         return rsocket;
     }
 
-    /** The first (or only) payload of a call: the request, and the route with the per-call metadata. */
+    /**
+     * The first (or only) payload of a call: the request, serialized by the engine straight into its frame, and the
+     * route with the per-call metadata (the method's shared route when there is none).
+     */
     Payload opening(RpcMethod<?, ?> method, MessageLite request, RpcMetadata metadata) {
+        checkRequest(method, request);
+        return metadata.isEmpty()
+            ? MessagePayload.withSharedRoute(request, method.routeMetadata())
+            : MessagePayload.withMetadata(request, writableRouteMetadata(method, metadata));
+    }
+
+    /** A later request of a channel: no metadata. */
+    private static Payload checkedPayload(RpcMethod<?, ?> method, MessageLite request) {
+        checkRequest(method, request);
+        return MessagePayload.of(request);
+    }
+
+    private static void checkRequest(RpcMethod<?, ?> method, MessageLite request) {
         if (request == null) {
             throw new IllegalArgumentException("request of " + method.fullName() + " is null");
         }
-        ByteBuf data = ProtobufCodec.encode(allocator, request);
-        ByteBuf md;
-        try {
-            md = routeMetadata(method, metadata);
-        } catch (RuntimeException e) {
-            data.release();
-            throw e;
-        }
-        return Payload.create(data, md);
     }
 
     private Payload emptyStreamOpening(RpcMethod<?, ?> method, RpcMetadata metadata) {
         ByteBuf md = writableRouteMetadata(method, metadata);
         CompositeMetadata.addCustomEntry(md, RpcWire.EMPTY_STREAM_MIME_TYPE, null);
         return Payload.create(Unpooled.EMPTY_BUFFER, md);
-    }
-
-    /** The route and the per-call metadata; the route alone is a view of a shared buffer, not a copy. */
-    private ByteBuf routeMetadata(RpcMethod<?, ?> method, RpcMetadata metadata) {
-        return metadata.isEmpty() ? method.routeMetadata() : writableRouteMetadata(method, metadata);
     }
 
     /** The route and the per-call metadata in a new buffer that more entries may be added to. */

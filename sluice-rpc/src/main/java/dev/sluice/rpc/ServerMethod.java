@@ -3,8 +3,8 @@ package dev.sluice.rpc;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.MessageLite;
 import dev.sluice.core.Payload;
+import dev.sluice.rpc.internal.MessagePayload;
 import dev.sluice.rpc.internal.ProtobufCodec;
-import io.netty.buffer.ByteBufAllocator;
 import java.util.function.Function;
 import org.reactivestreams.Publisher;
 import reactor.core.Fuseable;
@@ -114,8 +114,9 @@ final class ServerMethod<Q extends MessageLite, R extends MessageLite> {
         return metadata.isEmpty() ? flux : flux.contextWrite(Context.of(RpcMetadata.class, metadata));
     }
 
+    /** The response as a payload the engine serializes straight into its frame. */
     private Payload encode(R response) {
-        return Payload.create(ProtobufCodec.encode(ByteBufAllocator.DEFAULT, response));
+        return MessagePayload.of(response);
     }
 
     private Q decodeAndRelease(Payload payload) {

@@ -9,7 +9,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 
 /**
- * One thread's reusable protobuf encoder (for large messages) and decoder (for any message in a direct buffer).
+ * One thread's reusable protobuf encoder (for large messages), scratch array (for small ones) and decoder (for any
+ * message in a direct buffer).
  * The encoder and decoder each sit over a small stream adapter that is pointed at one
  * buffer per message: the encoder writes through its own array into the target buffer and is flushed after each
  * message; the decoder reads the message's bytes and meets their end as the end of the message. Both are
@@ -30,6 +31,8 @@ final class CodecStreams {
         }
     };
 
+    /** Where a small message is serialized by protobuf's array encoder before it is copied into its frame. */
+    private final byte[] scratch = new byte[ProtobufCodec.HEAP_MAX];
     private final Sink sink = new Sink();
     private final Source source = new Source();
     private CodedOutputStream encoder = CodedOutputStream.newInstance(sink, BUFFER_BYTES);
@@ -40,6 +43,11 @@ final class CodecStreams {
 
     static CodecStreams current() {
         return CURRENT.get();
+    }
+
+    /** The scratch array, {@link ProtobufCodec#HEAP_MAX} bytes; its content is the caller's until it returns. */
+    byte[] scratch() {
+        return scratch;
     }
 
     /** The encoder, writing into {@code target}; call {@link #encoderDone} or {@link #encoderFailed} after. */

@@ -1,5 +1,6 @@
 package dev.sluice.frame;
 
+import dev.sluice.frame.internal.Copies;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -28,4 +29,13 @@ public abstract class FrameData {
      * buffer shared with other frames: write nothing else, keep no reference to it, and do not release it.
      */
     public abstract void writeTo(ByteBuf out);
+
+    /**
+     * Appends {@code length} bytes of {@code src} from {@code index} to {@code out} as the engine appends a payload's
+     * data: a short region by words, where {@link ByteBuf#writeBytes(byte[], int, int)} makes a fenced runtime call
+     * whatever the length. For data serialized into an array first.
+     */
+    protected static void append(ByteBuf out, byte[] src, int index, int length) {
+        Copies.append(out, src, index, length);
+    }
 }

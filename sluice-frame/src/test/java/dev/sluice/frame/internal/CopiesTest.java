@@ -38,6 +38,38 @@ class CopiesTest {
         }
     }
 
+    /** Every length around the word-copy limit from an array, at an odd offset, into heap and direct buffers. */
+    @Test
+    void appendsWhatWriteBytesWouldFromAnArray() {
+        byte[] bytes = new byte[Copies.WORD_COPY_MAX + 12];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) (i * 37 + 11);
+        }
+        for (int length = 0; length <= Copies.WORD_COPY_MAX + 9; length++) {
+            for (ByteBuf actual : List.of(Unpooled.buffer(1), PooledByteBufAllocator.DEFAULT.directBuffer(1))) {
+                ByteBuf expected = Unpooled.buffer().writeByte(0x7f).writeBytes(bytes, 3, length);
+                try {
+                    Copies.append(actual.writeByte(0x7f), bytes, 3, length);
+                    assertThat(ByteBufUtil.hexDump(actual)).as("%d bytes into %s", length, actual)
+                        .isEqualTo(ByteBufUtil.hexDump(expected));
+                } finally {
+                    expected.release();
+                    actual.release();
+                }
+            }
+        }
+    }
+
+    @Test
+    void aRegionOutsideTheArrayIsRefusedAndNothingIsWritten() {
+        byte[] src = new byte[8];
+        ByteBuf out = Unpooled.buffer();
+        assertThatThrownBy(() -> Copies.append(out, src, 4, 5)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> Copies.append(out, src, -1, 2)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> Copies.append(out, src, 2, -1)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(out.writerIndex()).isZero();
+    }
+
     @Test
     void aRegionOutsideTheSourceIsRefusedAndNothingIsWritten() {
         ByteBuf src = Unpooled.buffer(8).writeZero(8);

@@ -70,7 +70,11 @@ public final class MessagePayload extends FrameData implements Payload {
 
     @Override
     public void writeTo(ByteBuf out) {
-        ProtobufCodec.writeTo(out, message, size);
+        if (size <= ProtobufCodec.HEAP_MAX) {
+            append(out, ProtobufCodec.serializeSmall(message, size), 0, size);
+        } else {
+            ProtobufCodec.writeLarge(out, message, size);
+        }
     }
 
     @Override

@@ -13,14 +13,14 @@ import java.io.UncheckedIOException;
 
 /**
  * Protobuf messages to and from Netty buffers, by the fastest route protobuf offers for each case. An outgoing
- * message is serialized into the frame that carries it ({@link #writeTo}, through {@link MessagePayload}): a small
- * one by protobuf's array encoder into the thread's scratch array, then copied (the array encoder costs 6 ns for a
+ * message is serialized into the frame that carries it (by {@link MessagePayload}): a small one by protobuf's array
+ * encoder into the thread's scratch array ({@link #serializeSmall}), then copied (the array encoder costs 6 ns for a
  * 4-byte message against 27 ns through a stream and 58 ns into a pooled direct buffer), a large one through the
- * thread's reusable stream encoder. A message in a heap buffer is decoded from its array; one in a direct buffer
- * (every frame read from a socket) through one reusable stream decoder per thread ({@link CodecStreams}), so that no
- * decoder is made per message: a new array decoder parses faster on its own, but not once its garbage is paid for
- * with hundreds of calls in flight (docs/benchmarks.md). {@link #encode} makes a buffer of a message's own, for
- * whoever asks a {@link MessagePayload} for a copy of its data.
+ * thread's reusable stream encoder ({@link #writeLarge}). A message in a heap buffer is decoded from its array; one
+ * in a direct buffer (every frame read from a socket) through one reusable stream decoder per thread
+ * ({@link CodecStreams}), so that no decoder is made per message: a new array decoder parses faster on its own, but
+ * not once its garbage is paid for with hundreds of calls in flight (docs/benchmarks.md). {@link #encode} makes a
+ * buffer of a message's own, for whoever asks a {@link MessagePayload} for a copy of its data.
  *
  * <p>Thread-safe: the streams are per thread, and nothing here calls back into user code while using them.
  */
@@ -72,29 +72,35 @@ public final class ProtobufCodec {
     }
 
     /**
-     * Appends {@code message} serialized to {@code out}: exactly {@code size} bytes, its serialized size as the
-     * caller read it. A small message is serialized by protobuf's array encoder into the thread's scratch array and
-     * copied, so nothing is allocated for it; a large one streams into {@code out} through the thread's encoder.
+     * {@code message} serialized by protobuf's array encoder into the thread's scratch array, from index 0: exactly
+     * {@code size} bytes, its serialized size as the caller read it, at most {@link #HEAP_MAX}. The array is the
+     * caller's until it next calls into this class on this thread.
+     *
+     * @throws IllegalStateException if the message's bytes were not {@code size} (it changed since)
+     */
+    static byte[] serializeSmall(MessageLite message, int size) {
+        byte[] scratch = CodecStreams.current().scratch();
+        CodedOutputStream encoder = CodedOutputStream.newInstance(scratch, 0, size);
+        try {
+            message.writeTo(encoder);
+        } catch (IOException e) {
+            throw wrongSize(message, size, e);
+        }
+        if (encoder.spaceLeft() != 0) {
+            throw wrongSize(message, size, null);
+        }
+        return scratch;
+    }
+
+    /**
+     * Appends {@code message}, larger than {@link #HEAP_MAX}, serialized to {@code out} through the thread's
+     * reusable stream encoder: exactly {@code size} bytes, its serialized size as the caller read it.
      *
      * @throws IllegalStateException if the message's bytes were not {@code size} (it changed since), having appended
-     *     nothing or part of them (the caller drops the frame)
+     *     part of them (the caller drops the frame)
      */
-    public static void writeTo(ByteBuf out, MessageLite message, int size) {
+    static void writeLarge(ByteBuf out, MessageLite message, int size) {
         CodecStreams streams = CodecStreams.current();
-        if (size <= HEAP_MAX) {
-            byte[] scratch = streams.scratch();
-            CodedOutputStream encoder = CodedOutputStream.newInstance(scratch, 0, size);
-            try {
-                message.writeTo(encoder);
-            } catch (IOException e) {
-                throw wrongSize(message, size, e);
-            }
-            if (encoder.spaceLeft() != 0) {
-                throw wrongSize(message, size, null);
-            }
-            out.writeBytes(scratch, 0, size);
-            return;
-        }
         int start = out.writerIndex();
         try {
             message.writeTo(streams.encoderInto(out));

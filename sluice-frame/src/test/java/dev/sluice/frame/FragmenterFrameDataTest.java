@@ -26,11 +26,7 @@ class FragmenterFrameDataTest {
     }
 
     private ByteBuf bytes(int length, int seed) {
-        ByteBuf b = bufs.buffer(length + 1).writeByte(0xEE).skipBytes(1); // a non-zero reader index
-        for (int i = 0; i < length; i++) {
-            b.writeByte(seed + i * 7);
-        }
-        return b;
+        return bufs.patterned(length, seed);
     }
 
     /** Data that appends a copy of {@code source}'s readable bytes, counting how often it was asked. */

@@ -27,11 +27,7 @@ class FragmenterTest {
     }
 
     private ByteBuf bytes(int length, int seed) {
-        ByteBuf b = bufs.buffer(length + 1).writeByte(0xEE).skipBytes(1); // a non-zero reader index
-        for (int i = 0; i < length; i++) {
-            b.writeByte(seed + i * 7);
-        }
-        return b;
+        return bufs.patterned(length, seed);
     }
 
     private int metadataLength(int i) {

@@ -64,6 +64,18 @@ public final class TestBuffers {
         return b;
     }
 
+    /**
+     * {@code length} patterned bytes ({@code seed + i * 7}) behind a non-zero reader index, so that a reader that
+     * ignores the index or moves it is caught.
+     */
+    public ByteBuf patterned(int length, int seed) {
+        ByteBuf b = buffer(length + 1).writeByte(0xEE).skipBytes(1);
+        for (int i = 0; i < length; i++) {
+            b.writeByte(seed + i * 7);
+        }
+        return b;
+    }
+
     /** Adopts a buffer made elsewhere so that it is released with the others. */
     public <T extends ByteBuf> T track(T buf) {
         owned.add(buf);

@@ -34,6 +34,24 @@ class CommandLineErrorsTest {
     }
 
     @Test
+    void adaptiveLeaseArgumentErrors() {
+        assertThat(run("server", "--lease", "dynamic", "--address", "127.0.0.1:0")).startsWith("2|")
+            .contains("--lease must be adaptive (a fixed lease is --lease-allowed N), got 'dynamic'");
+        assertThat(run("server", "--lease", "adaptive", "--lease-allowed", "5", "--address", "127.0.0.1:0"))
+            .startsWith("2|").contains("--lease adaptive sizes each lease itself: drop --lease-allowed");
+        assertThat(run("server", "--lease", "adaptive", "--lease-ttl", "2s", "--address", "127.0.0.1:0"))
+            .startsWith("2|").contains("--lease adaptive sets each lease's ttl from the latency it measures");
+        assertThat(run("server", "--lease-limit", "vegas", "--address", "127.0.0.1:0")).startsWith("2|")
+            .contains("--lease-limit applies to adaptive leases only: add --lease adaptive");
+        assertThat(run("server", "--lease-allowed", "5", "--target-latency", "20ms", "--address", "127.0.0.1:0"))
+            .startsWith("2|").contains("--target-latency applies to adaptive leases only: add --lease adaptive");
+        assertThat(run("server", "--lease", "adaptive", "--target-latency", "0ms", "--address", "127.0.0.1:0"))
+            .startsWith("2|").contains("--target-latency must be > 0, got 0ms");
+        assertThat(run("server", "--lease", "adaptive", "--lease-limit", "pid", "--address", "127.0.0.1:0"))
+            .startsWith("2|").contains("expected aimd, vegas or gradient2, got 'pid'");
+    }
+
+    @Test
     void rateLimitArgumentErrors() {
         assertThat(run("server", "--rate-limit", "fast", "--address", "127.0.0.1:0")).startsWith("2|")
             .contains("--rate-limit must look like 425/s, got 'fast'");

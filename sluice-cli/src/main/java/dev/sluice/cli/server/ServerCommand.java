@@ -32,7 +32,9 @@ import reactor.core.publisher.Mono;
     description = "Serves the saturable demo service: request-response answers with this server's address after"
         + " a delay that grows with the requests received in the current second (--concurrency-delay). With"
         + " --lease-allowed it leases that many requests per --lease-ttl to each client and rejects the rest"
-        + " before they reach the service. Logs accepted, rejected, p99 latency and the lease each second.")
+        + " before they reach the service; with --lease adaptive each client's lease is sized from the latency"
+        + " this server measures (--lease-limit, --target-latency). Logs accepted, rejected, p99 latency and the"
+        + " lease each second, and with adaptive leases the limit.")
 public final class ServerCommand implements Callable<Integer> {
 
     private static final Logger log = LoggerFactory.getLogger("sluice.server");
@@ -49,6 +51,22 @@ public final class ServerCommand implements Callable<Integer> {
     @Option(names = "--lease-ttl", defaultValue = "1s", converter = DurationConverter.class,
         description = "lease duration and re-issue interval (default: ${DEFAULT-VALUE})")
     Duration leaseTtl;
+
+    @Option(names = "--lease", paramLabel = "MODE",
+        description = "adaptive: lease each client what the latency this server measures allows, sized by"
+            + " --lease-limit (default: the fixed lease of --lease-allowed, or no leases without it)")
+    String leaseMode;
+
+    @Option(names = "--lease-limit", paramLabel = "ALGORITHM", converter = LeaseLimit.Converter.class,
+        completionCandidates = LeaseLimit.Candidates.class,
+        description = "with --lease adaptive: the limit that sizes the leases, aimd, vegas or gradient2 (default:"
+            + " gradient2, which needs no target latency)")
+    LeaseLimit leaseLimit;
+
+    @Option(names = "--target-latency", paramLabel = "DURATION", converter = DurationConverter.class,
+        description = "with --lease adaptive: a response slower than this shrinks the lease (default: none, the"
+            + " limit judges by the latency it has seen)")
+    Duration targetLatency;
 
     @Option(names = "--concurrency-delay",
         defaultValue = "${env:CONCURRENCY_DELAY:-" + ConcurrencyDelay.DEFAULT + "}",
@@ -72,6 +90,7 @@ public final class ServerCommand implements Callable<Integer> {
     CommandSpec spec;
 
     private ServerStats stats;
+    private AdaptiveServerLeases adaptiveLeases;
     private Address bound;
 
     /** A server with the given settings, for the demo (no command line). */
@@ -102,6 +121,7 @@ public final class ServerCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--lease-ttl must be between 1ms and 2^31-1 ms, got "
                     + leaseTtl.toMillis() + "ms");
             }
+            checkAdaptiveLease();
             shutdown.check();
             transport = security.transport("--address", address, null);
         } catch (IllegalArgumentException e) {
@@ -111,6 +131,11 @@ public final class ServerCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         stats = new ServerStats();
+        adaptiveLeases = adaptive() ? new AdaptiveServerLeases(leaseLimit == null ? LeaseLimit.GRADIENT2
+            : leaseLimit, targetLatency, stats) : null;
+        if (adaptiveLeases != null) {
+            stats.adaptive((leaseLimit == null ? LeaseLimit.GRADIENT2 : leaseLimit).toString());
+        }
         SaturableService service = new SaturableService(delays, address.hostPort(), System::nanoTime);
         SluiceMetrics meters = metrics.start("server");
         if (meters != null) {
@@ -141,6 +166,8 @@ public final class ServerCommand implements Callable<Integer> {
             server.lease(scheduler -> Leases.of(stats, s -> Flux.concat(Mono.just(lease),
                     Flux.interval(Duration.ofNanos(service.nanosToNextWindow()), ttl, scheduler).map(t -> lease))
                 .doOnNext(l -> s.leaseSent(l.allowedRequests(), l.ttl().toMillis()))));
+        } else if (adaptiveLeases != null) {
+            server.lease(adaptiveLeases.configurer());
         }
         CloseableServer running;
         try {
@@ -166,12 +193,42 @@ public final class ServerCommand implements Callable<Integer> {
         }
         log.info("server listening on {} {}: leases {}, rate limit {}, concurrency delay '{}', drain timeout {} ms,"
             + " metrics {}", bound, security.describe(bound),
-            leaseAllowed == null ? "off" : leaseAllowed + " requests / " + leaseTtl.toMillis() + " ms",
+            adaptiveLeases != null ? adaptiveLeases.describe()
+                : leaseAllowed == null ? "off" : leaseAllowed + " requests / " + leaseTtl.toMillis() + " ms",
             rateLimit.describe(), concurrencyDelay, shutdown.timeout().toMillis(), metrics.describe());
         Flux.interval(Duration.ofSeconds(1)).subscribe(t -> log.info(stats.sinceLastCall()));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> drain(running), "sluice-shutdown"));
         running.onClose().block();
         return 0;
+    }
+
+    private boolean adaptive() {
+        return leaseMode != null;
+    }
+
+    /** The adaptive lease's options: only with {@code --lease adaptive}, which excludes the fixed lease's. */
+    private void checkAdaptiveLease() {
+        if (leaseMode != null && !leaseMode.trim().equalsIgnoreCase("adaptive")) {
+            throw new IllegalArgumentException("--lease must be adaptive (a fixed lease is --lease-allowed N), got '"
+                + leaseMode + "'");
+        }
+        if (adaptive()) {
+            if (leaseAllowed != null) {
+                throw new IllegalArgumentException("--lease adaptive sizes each lease itself: drop --lease-allowed"
+                    + " (or the environment's ALLOWED_REQUESTS)");
+            }
+            if (spec != null && spec.commandLine().getParseResult().hasMatchedOption("--lease-ttl")) {
+                throw new IllegalArgumentException("--lease adaptive sets each lease's ttl from the latency it"
+                    + " measures: drop --lease-ttl");
+            }
+            if (targetLatency != null && (targetLatency.isNegative() || targetLatency.isZero())) {
+                throw new IllegalArgumentException("--target-latency must be > 0, got " + targetLatency.toMillis()
+                    + "ms");
+            }
+        } else if (leaseLimit != null || targetLatency != null) {
+            throw new IllegalArgumentException((leaseLimit != null ? "--lease-limit" : "--target-latency")
+                + " applies to adaptive leases only: add --lease adaptive");
+        }
     }
 
     /** What the shutdown hook does: says so, then closes gracefully, waiting up to {@code --drain-timeout}. */

@@ -3,6 +3,9 @@ package dev.sluice.cli.server;
 import dev.sluice.core.RequestType;
 import dev.sluice.core.StatsRecorder;
 import io.netty.buffer.ByteBuf;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
@@ -11,8 +14,8 @@ import reactor.core.publisher.SignalType;
 
 /**
  * What a server's responders did, for its once-a-second log line: accepted and rejected requests and the latency
- * of accepted ones per call (HdrHistogram interval recorders, microseconds). Shared by all connections of a
- * server; thread-safe.
+ * of accepted ones per call (HdrHistogram interval recorders, microseconds), the last lease sent and, with adaptive
+ * leases, each connection's current limit. Shared by all connections of a server; thread-safe.
  *
  * <p>Every request is counted once, so that {@code accepted + rejected} is the number of requests. Those that
  * reach the service's handler are counted by {@link CountingRSocket}, which sees how they end: ERROR[REJECTED]
@@ -27,6 +30,9 @@ public final class ServerStats implements StatsRecorder<RequestType> {
     private final LongAdder rejected = new LongAdder();
     private final Recorder[] latency = new Recorder[RequestType.values().length];
     private final AtomicReference<String> lastLease = new AtomicReference<>("none");
+    /** Each connection's current limit, with adaptive leases; the log shows their sum. */
+    private final Set<AtomicInteger> limits = ConcurrentHashMap.newKeySet();
+    private volatile String limitAlgorithm;
     private long loggedAccepted;
     private long loggedRejected;
 
@@ -39,6 +45,22 @@ public final class ServerStats implements StatsRecorder<RequestType> {
     /** Remembers the last lease sent, for the log. */
     public void leaseSent(int allowed, long ttlMillis) {
         lastLease.set(allowed + " requests / " + ttlMillis + " ms");
+    }
+
+    /** Adaptive leases of {@code algorithm}: the log line shows the connections' limits from now on. */
+    void adaptive(String algorithm) {
+        this.limitAlgorithm = algorithm;
+    }
+
+    /** A connection's limit, starting at {@code initial}: set it as it changes, untrack it when the connection ends. */
+    AtomicInteger trackLimit(int initial) {
+        AtomicInteger current = new AtomicInteger(initial);
+        limits.add(current);
+        return current;
+    }
+
+    void untrackLimit(AtomicInteger current) {
+        limits.remove(current);
     }
 
     @Override
@@ -98,6 +120,17 @@ public final class ServerStats implements StatsRecorder<RequestType> {
             }
         }
         b.append(" lease=").append(lastLease.get());
+        String algorithm = limitAlgorithm;
+        if (algorithm != null) {
+            b.append(" limit=");
+            if (limits.isEmpty()) {
+                b.append("none");
+            } else {
+                b.append(limits.stream().mapToInt(AtomicInteger::get).sum());
+            }
+            b.append(" (").append(algorithm).append(limits.size() > 1 ? ", sum over " + limits.size()
+                + " connections)" : ")");
+        }
         loggedAccepted = a;
         loggedRejected = r;
         return b.toString();

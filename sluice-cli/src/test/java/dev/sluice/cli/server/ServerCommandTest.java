@@ -90,6 +90,46 @@ class ServerCommandTest {
         }
     }
 
+    /**
+     * {@code --lease adaptive}: each leasing client gets leases of its own, sized by a limit of its own (AIMD starts
+     * at 4 and, with one request at a time and answers far under the target, stays there), and the log line shows
+     * the sum of the connections' limits until a connection ends.
+     */
+    @Test
+    void adaptiveLeasesGoToEachClientAndTheLogShowsTheirLimits() throws InterruptedException {
+        ServerCommand server = new ServerCommand();
+        new CommandLine(server).parseArgs("--address", "127.0.0.1:0", "--concurrency-delay", "=> 1",
+            "--lease", "adaptive", "--lease-limit", "aimd", "--target-latency", "50ms");
+        CloseableServer running = server.start();
+        Connection first = RSocketConnector.create().lease()
+            .connect(TcpClientTransport.create("127.0.0.1", running.port())).block(TIMEOUT);
+        Connection second = RSocketConnector.create().lease()
+            .connect(TcpClientTransport.create("127.0.0.1", running.port())).block(TIMEOUT);
+        try {
+            for (int i = 0; i < 500 && (first.availability() == 0 || second.availability() == 0); i++) {
+                Thread.sleep(10);
+            }
+            assertThat(first.availability()).isPositive();
+            assertThat(second.availability()).isPositive();
+            first.requestResponse(Payload.create("a")).block(TIMEOUT).release();
+            second.requestResponse(Payload.create("b")).block(TIMEOUT).release();
+            assertThat(server.stats().sinceLastCall()).startsWith("accepted=2 rejected=0 request-response p99=")
+                .containsPattern(" lease=[1-9]\\d* requests / [1-9]\\d* ms limit=8 \\(aimd, sum over 2"
+                    + " connections\\)$");
+            second.dispose();
+            String line = server.stats().sinceLastCall();
+            for (int i = 0; i < 500 && !line.endsWith(" limit=4 (aimd)"); i++) {
+                Thread.sleep(10);
+                line = server.stats().sinceLastCall();
+            }
+            assertThat(line).endsWith(" limit=4 (aimd)");
+        } finally {
+            first.dispose();
+            second.dispose();
+            running.dispose();
+        }
+    }
+
     @Test
     void onShutdownItSaysHowLongItDrains() {
         ServerCommand server = new ServerCommand();

@@ -1,0 +1,85 @@
+package dev.sluice.cli.server;
+
+import dev.sluice.core.AdaptiveLeases;
+import dev.sluice.core.Leases;
+import dev.sluice.core.RequestType;
+import dev.sluice.core.ServerLeaseConfigurer;
+import dev.sluice.core.StatsRecorder;
+import dev.sluice.limits.adaptive.Limit;
+import io.netty.buffer.ByteBuf;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import reactor.core.publisher.SignalType;
+
+/**
+ * {@code sluice server --lease adaptive}: every connection gets a limit of its own, of the chosen algorithm, and an
+ * {@link AdaptiveLeases} sender that sizes each lease from that connection's response latency. The server's log
+ * line hears of each lease sent and of each connection's current limit.
+ */
+final class AdaptiveServerLeases {
+
+    private final LeaseLimit algorithm;
+    private final Duration target;
+    private final ServerStats stats;
+
+    /** {@code target} may be null: the algorithm then judges latency by itself. */
+    AdaptiveServerLeases(LeaseLimit algorithm, Duration target, ServerStats stats) {
+        this.algorithm = algorithm;
+        this.target = target;
+        this.stats = stats;
+    }
+
+    /** What the startup line says of these leases, e.g. {@code adaptive (gradient2, target 20 ms)}. */
+    String describe() {
+        return "adaptive (" + algorithm + ", " + (target == null ? "no target latency" : "target "
+            + target.toMillis() + " ms") + ")";
+    }
+
+    ServerLeaseConfigurer configurer() {
+        return scheduler -> {
+            Limit limit = algorithm.create();
+            AdaptiveLeases sender = AdaptiveLeases.builder(limit).targetLatency(target).build();
+            AtomicInteger current = stats.trackLimit(limit.limit());
+            limit.onChange(current::set);
+            return Leases.of(new Both(stats, sender), both -> sender.leases(scheduler)
+                .doOnNext(l -> stats.leaseSent(l.allowedRequests(), l.ttl().toMillis()))
+                .doFinally(signal -> stats.untrackLimit(current)));
+        };
+    }
+
+    /** Hands the engine's reports to the log's counters and to the sender's limit alike. */
+    private static final class Both implements StatsRecorder<RequestType> {
+        private final ServerStats log;
+        private final AdaptiveLeases sender;
+
+        Both(ServerStats log, AdaptiveLeases sender) {
+            this.log = log;
+            this.sender = sender;
+        }
+
+        @Override
+        public RequestType onRequestStarted(RequestType type, ByteBuf metadata) {
+            sender.onRequestStarted(type, metadata);
+            return log.onRequestStarted(type, metadata);
+        }
+
+        @Override
+        public void onResponseStarted(RequestType type, RequestType call, SignalType firstSignal, long latencyNanos,
+                                      boolean rejected) {
+            sender.onResponseStarted(type, null, firstSignal, latencyNanos, rejected);
+            log.onResponseStarted(type, call, firstSignal, latencyNanos, rejected);
+        }
+
+        @Override
+        public void onResponseTerminated(RequestType type, RequestType call, SignalType lastSignal) {
+            sender.onResponseTerminated(type, null, lastSignal);
+            log.onResponseTerminated(type, call, lastSignal);
+        }
+
+        @Override
+        public void onConnectionClosed() {
+            sender.onConnectionClosed();
+            log.onConnectionClosed();
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package dev.sluice.cli.server;
+
+import dev.sluice.limits.adaptive.AimdLimit;
+import dev.sluice.limits.adaptive.Gradient2Limit;
+import dev.sluice.limits.adaptive.Limit;
+import dev.sluice.limits.adaptive.VegasLimit;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.Locale;
+import picocli.CommandLine;
+
+/**
+ * The limit algorithms {@code sluice server --lease adaptive} can size its leases with ({@code --lease-limit}), each
+ * built as a server of unknown speed needs it: from {@value #INITIAL} requests in flight, allowed down to
+ * {@value #MIN} (a service that is slow at any concurrency, like the demo's, still gets a lease) and up to the
+ * algorithm's own maximum.
+ */
+public enum LeaseLimit {
+
+    AIMD {
+        @Override
+        Limit create() {
+            return AimdLimit.builder().initialLimit(INITIAL).minLimit(MIN).build();
+        }
+    },
+    VEGAS {
+        @Override
+        Limit create() {
+            return VegasLimit.builder().initialLimit(INITIAL).minLimit(MIN).build();
+        }
+    },
+    GRADIENT2 {
+        @Override
+        Limit create() {
+            return Gradient2Limit.builder().initialLimit(INITIAL).minLimit(MIN).build();
+        }
+    };
+
+    /** Where every limit starts: a few requests in flight, grown from there by the samples. */
+    static final int INITIAL = 4;
+    /** The least a limit may fall to. */
+    static final int MIN = 1;
+
+    /** A new limit of this algorithm: one per connection, fed on its event loop. */
+    abstract Limit create();
+
+    /** The option's spelling: {@code aimd}, {@code vegas}, {@code gradient2}. */
+    @Override
+    public String toString() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Reads {@code --lease-limit}, in any case. */
+    public static final class Converter implements CommandLine.ITypeConverter<LeaseLimit> {
+        @Override
+        public LeaseLimit convert(String value) {
+            for (LeaseLimit l : values()) {
+                if (l.toString().equalsIgnoreCase(value.trim())) {
+                    return l;
+                }
+            }
+            throw new CommandLine.TypeConversionException("expected aimd, vegas or gradient2, got '" + value + "'");
+        }
+    }
+
+    /** The values, as written on the command line. */
+    public static final class Candidates implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return Arrays.stream(values()).map(LeaseLimit::toString).iterator();
+        }
+    }
+}

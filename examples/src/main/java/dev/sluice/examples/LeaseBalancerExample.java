@@ -20,9 +20,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * Leases with a balancer: two servers lease their capacity (3 and 7 requests per minute), and a least-loaded
- * balancer sends each request to the server with the most lease left. Once both leases are used up, requests are
- * rejected by the servers before any handler runs ({@code lease_exhausted}), which costs them next to nothing.
- * Prints {@code 15 requests: {large=7, rejected=5, small=3}}.
+ * balancer sends each request to the server with the most lease left. Once both leases are used up, a request waits
+ * for a new lease (here at most 50 ms), then is refused without ever being sent ({@code lease_exhausted}): the
+ * servers never see the work they could not take. Prints {@code 15 requests: {large=7, rejected=5, small=3}}.
  */
 public final class LeaseBalancerExample {
 
@@ -46,7 +46,9 @@ public final class LeaseBalancerExample {
         CloseableServer large = server("large", 7);
 
         // lease(): ask each server for leases; the balancer reads what is left of them as availability.
-        LeastLoadedBalancer balancer = LeastLoadedBalancer.builder(RSocketConnector.create().lease())
+        // leaseWait: how many requests may wait for a permit, and how long (the default: 256, 1 s).
+        LeastLoadedBalancer balancer = LeastLoadedBalancer.builder(RSocketConnector.create().lease()
+                .leaseWait(16, Duration.ofMillis(50)))
             .build(List.of(
                 new Target("small", TcpClientTransport.create("127.0.0.1", small.port())),
                 new Target("large", TcpClientTransport.create("127.0.0.1", large.port()))));

@@ -3,6 +3,7 @@ package dev.sluice.core;
 import dev.sluice.core.exceptions.ConnectionClosedException;
 import dev.sluice.core.internal.connection.ConnectionConfig;
 import dev.sluice.core.internal.connection.RSocketConnection;
+import dev.sluice.core.internal.lease.LeaseWait;
 import dev.sluice.core.transport.ClientTransport;
 import dev.sluice.core.transport.DuplexConnection;
 import dev.sluice.frame.SetupFrame;
@@ -50,6 +51,7 @@ public final class RSocketConnector {
     private Duration peerCloseDrain = Limits.DEFAULT_PEER_CLOSE_DRAIN;
     private ClientLeaseConfigurer leases;
     private boolean strictLease;
+    private LeaseWait leaseWait = LeaseWait.DEFAULT;
     private PayloadDecoder payloadDecoder = PayloadDecoder.ZERO_COPY;
     private Supplier<? extends ResponderMetrics> metrics;
 
@@ -155,8 +157,8 @@ public final class RSocketConnector {
     /**
      * Asks the server for leases (the L flag in SETUP). {@link Connection#availability()} then reports what is
      * left of the last lease received; {@code configurer} builds the leases this client grants to requests the
-     * server sends it. Requests are still sent without a lease permit, for the server to reject, unless
-     * {@link #strictLease} is on.
+     * server sends it. A request that finds no lease permit (none received yet, or the last one used up or
+     * expired) waits for the next lease, as {@link #leaseWait} bounds it.
      */
     public RSocketConnector lease(ClientLeaseConfigurer configurer) {
         if (configurer == null) {
@@ -171,9 +173,31 @@ public final class RSocketConnector {
         return lease((rtt, scheduler) -> Leases.none());
     }
 
-    /** With leasing: fail a request locally (never sent) when no lease permit is left. Off by default. */
+    /**
+     * With leasing and {@code leaseWait(0, ...)}: fail a request locally (never sent) when no lease permit is left,
+     * instead of sending it for the server to refuse. Off by default.
+     */
     public RSocketConnector strictLease(boolean strict) {
         this.strictLease = strict;
+        return this;
+    }
+
+    /**
+     * With leasing: how a request without a lease permit waits for one. At most {@code maxPendingRequests} wait at
+     * once, in order, each for at most {@code maxWait}; beyond either bound a request fails here, never sent, with
+     * a {@link dev.sluice.core.exceptions.RejectedException} whose message starts with {@code lease_exhausted}.
+     * Cancelling a waiting request takes it out of the count. {@code maxPendingRequests} 0: no request waits; one
+     * without a permit is sent for the server to refuse (or fails at once with {@link #strictLease}). Default: 256
+     * requests, 1 s.
+     */
+    public RSocketConnector leaseWait(int maxPendingRequests, Duration maxWait) {
+        if (maxPendingRequests < 0) {
+            throw new IllegalArgumentException("maxPendingRequests must be >= 0, got " + maxPendingRequests);
+        }
+        if (maxPendingRequests > 0 && (maxWait == null || maxWait.isNegative() || maxWait.isZero())) {
+            throw new IllegalArgumentException("maxWait must be > 0 when requests may wait, got " + maxWait);
+        }
+        this.leaseWait = maxPendingRequests == 0 ? LeaseWait.NONE : new LeaseWait(maxPendingRequests, maxWait);
         return this;
     }
 
@@ -224,7 +248,7 @@ public final class RSocketConnector {
             try {
                 ClientLeaseConfigurer l = leases;
                 RSocketConnection c = RSocketConnection.client(dc, config, encodeSetup(dc, mime, metadata), r,
-                    l == null ? null : l::configure, strictLease);
+                    l == null ? null : l::configure, strictLease, leaseWait);
                 sink.success(copy ? new CopyingConnection(c.requester()) : c.requester());
             } catch (Throwable t) {
                 dc.close();

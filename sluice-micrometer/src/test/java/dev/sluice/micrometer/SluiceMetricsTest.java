@@ -144,9 +144,10 @@ class SluiceMetricsTest {
             .lease(scheduler -> Leases.of(Flux.just(Lease.of(Duration.ofMinutes(1), 3)).concatWith(Flux.never())))
             .metrics(metrics.responders())
             .bindNow(TcpServerTransport.create("127.0.0.1", 0));
-        client = RSocketConnector.create().lease()
+        // Not waiting for permits: requests over the lease reach the server, whose refusals are counted.
+        client = RSocketConnector.create().lease().leaseWait(0, Duration.ZERO)
             .connect(TcpClientTransport.create((InetSocketAddress) server.address())).block(TIMEOUT);
-        // Wait for the lease to arrive before sending (the requester is not strict: it would send anyway).
+        // Wait for the lease to arrive before sending (without waiting, the requester would send anyway).
         Mono.fromCallable(client::availability).filter(a -> a > 0).repeatWhenEmpty(r -> r.delayElements(
             Duration.ofMillis(5)).take(2000)).block(TIMEOUT);
         int refused = 0;

@@ -237,7 +237,9 @@ public final class LoadCommand implements Callable<Integer> {
     private Connection connect(ClientTransport transport) {
         RSocketConnector connector = security.apply(RSocketConnector.create());
         if (lease) {
-            connector.lease();
+            // Requests without a permit are sent for the target to refuse, not held here: the load offered is the
+            // load the target sees, and its refusals are what the run reports.
+            connector.lease().leaseWait(0, Duration.ZERO);
         }
         try {
             return connector.connect(transport).block();

@@ -137,7 +137,10 @@ public final class ProxyCommand implements Callable<Integer> {
         ServerDiscovery discovery = new ServerDiscovery(servers, dnsRefresh, own != null ? own : resolver,
             refreshScheduler, serverTransports);
         // Fixed servers are applied before build returns; each dns: name once its first lookup answers.
-        balancer = LeastLoadedBalancer.builder(RSocketConnector.create().lease()).build(discovery.targets());
+        // Without a lease permit anywhere a request still goes to a server, which refuses it at once: the demo's
+        // accounting counts those refusals, and a request held back here for the next lease would come late.
+        balancer = LeastLoadedBalancer.builder(RSocketConnector.create().lease().leaseWait(0, Duration.ZERO))
+            .build(discovery.targets());
         Disposable gauges = metrics.watch(balancer);
         Runnable stop = () -> {
             gauges.dispose();

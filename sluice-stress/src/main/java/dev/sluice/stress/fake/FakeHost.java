@@ -128,7 +128,7 @@ public final class FakeHost implements StreamHost, OutboundGate {
     }
 
     @Override
-    public Throwable refuseNewRequest() {
+    public Throwable refuseNewRequest(Runnable start) {
         checkLoop();
         return null;
     }

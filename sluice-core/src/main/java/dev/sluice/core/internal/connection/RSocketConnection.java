@@ -8,9 +8,9 @@ import dev.sluice.core.exceptions.ConnectionCloseException;
 import dev.sluice.core.exceptions.ConnectionClosedException;
 import dev.sluice.core.exceptions.ConnectionErrorException;
 import dev.sluice.core.exceptions.RSocketErrorException;
-import dev.sluice.core.exceptions.RejectedException;
 import dev.sluice.core.internal.keepalive.KeepAlive;
 import dev.sluice.core.internal.lease.ConnectionLeases;
+import dev.sluice.core.internal.lease.LeaseWait;
 import dev.sluice.core.internal.metrics.RequestMetering;
 import dev.sluice.core.internal.stream.Errors;
 import dev.sluice.core.transport.DuplexConnection;
@@ -107,17 +107,18 @@ public final class RSocketConnection implements FrameHandler, KeepAlive.Peer, Co
      */
     public static RSocketConnection client(DuplexConnection transport, ConnectionConfig config, ByteBuf setupFrame,
                                            Function<Connection, RSocket> handlerFactory) {
-        return client(transport, config, setupFrame, handlerFactory, null, false);
+        return client(transport, config, setupFrame, handlerFactory, null, false, LeaseWait.DEFAULT);
     }
 
     /**
      * A client connection with leasing: the SETUP frame must carry the L flag; {@code leases} builds what this
-     * client's responder leases to the server; {@code strict} makes requests fail locally (not sent) without a
-     * lease permit.
+     * client's responder leases to the server; a request without a lease permit waits for one as {@code wait}
+     * says, or, when it says not to wait, fails locally (not sent) if {@code strict}.
      */
     public static RSocketConnection client(DuplexConnection transport, ConnectionConfig config, ByteBuf setupFrame,
                                            Function<Connection, RSocket> handlerFactory,
-                                           BiFunction<Flux<Long>, Scheduler, Leases> leases, boolean strict) {
+                                           BiFunction<Flux<Long>, Scheduler, Leases> leases, boolean strict,
+                                           LeaseWait wait) {
         RSocketConnection c = new RSocketConnection(transport, true, config, null);
         c.state = OPEN;
         c.handler = handlerFactory.apply(c.requester);
@@ -128,8 +129,8 @@ public final class RSocketConnection implements FrameHandler, KeepAlive.Peer, Co
         c.startKeepAlive(config.keepAliveInterval(), config.keepAliveMaxLifetime());
         c.startMetering();
         if (leases != null) {
-            c.leases = new ConnectionLeases(leases.apply(c.rtt(), c.scheduler()), config.nanoClock(), strict, c,
-                c.streams::execute, c.metering);
+            c.leases = new ConnectionLeases(leases.apply(c.rtt(), c.scheduler()), config.nanoClock(), strict,
+                wait.maxPendingRequests(), wait.maxWait().toNanos(), c, c.streams::execute, c.loop, c.metering);
         }
         transport.start(c);
         return c;
@@ -172,8 +173,9 @@ public final class RSocketConnection implements FrameHandler, KeepAlive.Peer, Co
         startKeepAlive(keepAliveInterval, maxLifetime);
         startMetering();
         if (leaseFactory != null) {
-            leases = new ConnectionLeases(leaseFactory.apply(scheduler()), config.nanoClock(), false, this,
-                streams::execute, metering);
+            leases = new ConnectionLeases(leaseFactory.apply(scheduler()), config.nanoClock(), false,
+                LeaseWait.DEFAULT.maxPendingRequests(), LeaseWait.DEFAULT.maxWait().toNanos(), this, streams::execute,
+                loop, metering);
         }
         boolean burst = inReadBurst;
         inReadBurst = true;
@@ -364,17 +366,17 @@ public final class RSocketConnection implements FrameHandler, KeepAlive.Peer, Co
     }
 
     /**
-     * Why a new local request cannot start now, or null; with leasing, also takes the request's lease permit
-     * (a request without one is still sent unless strict, for the responder to decide).
+     * Why a new local request, started by {@code start}, cannot start now, or null; with leasing, also takes the
+     * request's lease permit, or returns {@link ConnectionLeases#WAITING} when the request waits for one (see
+     * {@link ConnectionLeases#permit}).
      */
-    Throwable refuseNewRequest() {
+    Throwable refuseNewRequest(Runnable start) {
         Throwable closedNow = refuseWhenClosed();
         ConnectionLeases l = leases;
         if (closedNow != null || l == null) {
             return closedNow;
         }
-        String refused = l.refuseRequest();
-        return refused == null ? null : new RejectedException(refused);
+        return l.permit(start);
     }
 
     /** Why nothing can be sent now (closed or closing), or null. */

@@ -268,8 +268,8 @@ final class StreamRegistry implements StreamHost, OutboundGate {
     }
 
     @Override
-    public Throwable refuseNewRequest() {
-        return connection.refuseNewRequest();
+    public Throwable refuseNewRequest(Runnable start) {
+        return connection.refuseNewRequest(start);
     }
 
     @Override

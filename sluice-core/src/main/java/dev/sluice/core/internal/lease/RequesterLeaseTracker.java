@@ -39,6 +39,11 @@ public final class RequesterLeaseTracker {
         return null;
     }
 
+    /** Whether {@link #use} would take a permit at {@code nowNanos}. */
+    public boolean hasPermit(long nowNanos) {
+        return received && nowNanos - expiresAtNanos < 0 && (int) counts > 0;
+    }
+
     /** remaining / allowed of the last lease; 0.0 before the first, once expired, or for a lease of 0. */
     public double availability(long nowNanos) {
         if (!received || nowNanos - expiresAtNanos >= 0) {

@@ -4,6 +4,7 @@ import static dev.sluice.core.internal.stream.StreamState.canSignal;
 import static dev.sluice.core.internal.stream.StreamState.isSubscribed;
 
 import dev.sluice.core.Payload;
+import dev.sluice.core.internal.lease.ConnectionLeases;
 import dev.sluice.frame.FrameType;
 import dev.sluice.frame.FrameData;
 import dev.sluice.frame.Fragmenter;
@@ -56,13 +57,27 @@ public final class RequesterFireAndForget extends Mono<Void> implements Subscrip
     @Override
     public void run() {
         Payload p = payload;
+        if (p == null) {
+            // Started already: nothing more to do (a guard; each start task is run again at most once).
+            return;
+        }
+        Throwable refused = null;
+        if (!metadataPush && canSignal(state)) {
+            refused = host.refuseNewRequest(this);
+            if (refused == ConnectionLeases.WAITING) {
+                // Runs again when a lease permit is there or the wait is over.
+                return;
+            }
+        }
         payload = null;
         if (!canSignal(StreamState.markTerminated(STATE, this))) {
             p.release();
             return;
         }
         try {
-            Throwable refused = metadataPush ? host.refuseWhenClosed() : host.refuseNewRequest();
+            if (metadataPush) {
+                refused = host.refuseWhenClosed();
+            }
             if (refused != null) {
                 actual.onError(refused);
                 return;

@@ -8,6 +8,7 @@ import static dev.sluice.core.internal.stream.StreamState.isSubscribed;
 import dev.sluice.core.Payload;
 import dev.sluice.core.exceptions.InvalidException;
 import dev.sluice.core.exceptions.RSocketErrorException;
+import dev.sluice.core.internal.lease.ConnectionLeases;
 import dev.sluice.frame.Demand;
 import dev.sluice.frame.FrameFlags;
 import dev.sluice.frame.FrameType;
@@ -28,7 +29,8 @@ import reactor.core.publisher.Operators;
  * payload; that payload goes out inside REQUEST_CHANNEL with the demand accumulated so far. Further outbound
  * payloads are requested only as the responder grants REQUEST_N credits, through an {@link OutboundDemand}. Inbound
  * demand after that goes out as REQUEST_N. An outbound publisher that completes without a payload ends the channel
- * without sending anything.
+ * without sending anything. With leasing, a first payload that finds no lease permit waits for one (see
+ * {@link StreamHost#refuseNewRequest}); the channel then still counts as awaiting its first payload.
  *
  * <p>Half-close: the responder's COMPLETE ends the inbound side (the subscriber completes) while our payloads keep
  * flowing; our COMPLETE ends the outbound side while responses keep flowing; the responder's CANCEL ends our
@@ -48,6 +50,11 @@ public final class RequesterRequestChannel extends Flux<Payload> implements Subs
     private int streamId;
     private long outstanding;
     private boolean cancelHandled;
+    /** The first payload, while the channel waits for a lease permit to send it; and what runs it again. */
+    private Payload waitingFirst;
+    private Runnable resumeFirst;
+    /** The caller's publisher completed while its first payload waited for a permit. */
+    private boolean completeAfterFirst;
 
     public RequesterRequestChannel(StreamHost host, Publisher<Payload> source) {
         this.host = host;
@@ -120,6 +127,7 @@ public final class RequesterRequestChannel extends Flux<Payload> implements Subs
         }
         cancelHandled = true;
         host.stopAwaiting(this);
+        releaseWaitingFirst();
         if (outbound != null) {
             outbound.stop();
         }
@@ -131,12 +139,24 @@ public final class RequesterRequestChannel extends Flux<Payload> implements Subs
     // --- outbound signals, on the event loop -----------------------------------------------------------------
 
     private void sendFirst(Payload p) {
+        Throwable refused = null;
+        long s = state;
+        if (canSignal(s) && !StreamState.isCancelled(s)) {
+            if (resumeFirst == null) {
+                resumeFirst = this::resumeFirst;
+            }
+            refused = host.refuseNewRequest(resumeFirst);
+            if (refused == ConnectionLeases.WAITING) {
+                // Still awaiting its first payload as far as a close is concerned (see run).
+                waitingFirst = p;
+                return;
+            }
+        }
         host.stopAwaiting(this);
         if (!canSignal(StreamState.markFirstFrameSent(STATE, this))) {
             p.release();
             return;
         }
-        Throwable refused = host.refuseNewRequest();
         int id = refused == null ? host.register(this) : -1;
         if (id < 0) {
             p.release();
@@ -165,6 +185,25 @@ public final class RequesterRequestChannel extends Flux<Payload> implements Subs
         }
         if (StreamState.isCancelled(state)) {
             onCancelled(state);
+        } else if (completeAfterFirst) {
+            outboundCompleted();
+        }
+    }
+
+    /** A lease permit is there for the waiting first payload, or its wait is over: try again. */
+    private void resumeFirst() {
+        Payload p = waitingFirst;
+        if (p != null) {
+            waitingFirst = null;
+            sendFirst(p);
+        }
+    }
+
+    private void releaseWaitingFirst() {
+        Payload p = waitingFirst;
+        if (p != null) {
+            waitingFirst = null;
+            p.release();
         }
     }
 
@@ -187,6 +226,10 @@ public final class RequesterRequestChannel extends Flux<Payload> implements Subs
     }
 
     private void outboundCompleted() {
+        if (waitingFirst != null) {
+            completeAfterFirst = true;
+            return;
+        }
         if (!isFirstFrameSent(state)) {
             // Nothing was ever sent: the channel ends here, quietly.
             host.stopAwaiting(this);
@@ -214,6 +257,7 @@ public final class RequesterRequestChannel extends Flux<Payload> implements Subs
 
     private void fail(Throwable t) {
         host.stopAwaiting(this);
+        releaseWaitingFirst();
         if (canSignal(StreamState.markTerminated(STATE, this))) {
             actual.onError(t);
         }

@@ -6,6 +6,7 @@ import static dev.sluice.core.internal.stream.StreamState.isSubscribed;
 
 import dev.sluice.core.Payload;
 import dev.sluice.core.exceptions.RSocketErrorException;
+import dev.sluice.core.internal.lease.ConnectionLeases;
 import dev.sluice.frame.FrameType;
 import dev.sluice.frame.FrameData;
 import dev.sluice.frame.Fragmenter;
@@ -77,12 +78,17 @@ public final class RequesterRequestResponse extends Mono<Payload> implements Sub
             }
             return;
         }
-        payload = null;
         if (!canSignal(state)) {
+            payload = null;
             p.release();
             return;
         }
-        Throwable refused = host.refuseNewRequest();
+        Throwable refused = host.refuseNewRequest(this);
+        if (refused == ConnectionLeases.WAITING) {
+            // Runs again when a lease permit is there or the wait is over; a cancel meanwhile drops the payload.
+            return;
+        }
+        payload = null;
         int id = refused == null ? host.register(this) : -1;
         if (id < 0) {
             p.release();

@@ -7,6 +7,7 @@ import static dev.sluice.core.internal.stream.StreamState.isSubscribed;
 import dev.sluice.core.Payload;
 import dev.sluice.core.exceptions.InvalidException;
 import dev.sluice.core.exceptions.RSocketErrorException;
+import dev.sluice.core.internal.lease.ConnectionLeases;
 import dev.sluice.frame.Demand;
 import dev.sluice.frame.FrameType;
 import dev.sluice.frame.FrameData;
@@ -85,6 +86,16 @@ public final class RequesterRequestStream extends Flux<Payload> implements Subsc
      */
     @Override
     public void run() {
+        Throwable refused = null;
+        long s = state;
+        if (!isFirstFrameSent(s) && !StreamState.isCancelled(s) && canSignal(s) && StreamState.demand(s) > 0) {
+            // Asked before the demand is taken: a request that waits for a lease permit keeps its demand in the
+            // state word, so further request(n) queue nothing and a cancel is seen when this runs again.
+            refused = host.refuseNewRequest(this);
+            if (refused == ConnectionLeases.WAITING) {
+                return;
+            }
+        }
         long prev = StreamState.takeDemand(STATE, this);
         if (StreamState.isCancelled(prev)) {
             onCancelled(prev);
@@ -107,7 +118,6 @@ public final class RequesterRequestStream extends Flux<Payload> implements Subsc
         }
         Payload p = payload;
         payload = null;
-        Throwable refused = host.refuseNewRequest();
         int id = refused == null ? host.register(this) : -1;
         if (id < 0) {
             p.release();

@@ -31,9 +31,12 @@ public interface StreamHost {
     OutboundGate gate();
 
     /**
-     * Why a new local request cannot start now, or null; with leasing, also takes the request's lease permit.
+     * Why a new local request cannot start now, or null; with leasing, also takes the request's lease permit. Or
+     * {@link dev.sluice.core.internal.lease.ConnectionLeases#WAITING}: the request waits for a permit, and
+     * {@code start} will run again (when a permit is there, when the wait is over, or when the connection closes)
+     * and call this again; until then the request must stay as it was, its payload kept.
      */
-    Throwable refuseNewRequest();
+    Throwable refuseNewRequest(Runnable start);
 
     /** Why nothing can be sent now (closed or closing), or null. */
     Throwable refuseWhenClosed();

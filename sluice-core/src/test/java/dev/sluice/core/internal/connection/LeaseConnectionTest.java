@@ -10,12 +10,12 @@ import dev.sluice.core.RSocket;
 import dev.sluice.core.RequestType;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.core.StatsRecorder;
+import dev.sluice.core.internal.lease.LeaseWait;
 import dev.sluice.frame.CancelFrame;
 import dev.sluice.frame.ErrorCodes;
 import dev.sluice.frame.ErrorFrame;
 import dev.sluice.frame.FrameHeader;
 import dev.sluice.frame.FrameType;
-import dev.sluice.frame.LeaseFrame;
 import dev.sluice.frame.RequestFnfFrame;
 import dev.sluice.frame.RequestResponseFrame;
 import dev.sluice.frame.SetupFrame;
@@ -111,7 +111,7 @@ class LeaseConnectionTest {
         SetupFrame.encode(setup, false, 60_000, 300_000, null, "application/binary", "application/binary", null,
             null);
         connection = RSocketConnection.client(transport, shortDrain, setup, c -> new RSocket() { },
-            (rtt, scheduler) -> Leases.none(), false);
+            (rtt, scheduler) -> Leases.none(), false, LeaseWait.NONE);
         AtomicReference<Throwable> error = new AtomicReference<>();
         connection.requester().requestResponse(Payload.create("x")).subscribe(Payload::release, error::set);
         ByteBuf close = PooledByteBufAllocator.DEFAULT.buffer();
@@ -248,12 +248,9 @@ class LeaseConnectionTest {
 
     // ---------------------------------------------------------------------------------------------------------
 
+    /** A leasing client whose requests do not wait for a permit (see {@link LeaseWaitTest} for waiting). */
     private RSocketConnection client(boolean strict) {
-        ByteBuf setup = PooledByteBufAllocator.DEFAULT.buffer();
-        SetupFrame.encode(setup, true, 60_000, 300_000, null, "application/binary", "application/binary", null,
-            null);
-        return RSocketConnection.client(transport, config, setup, c -> new RSocket() { },
-            (rtt, scheduler) -> Leases.none(), strict);
+        return LeaseTestFrames.leasingClient(transport, config, strict, LeaseWait.NONE);
     }
 
     private RSocketConnection server(RSocket handler, Leases leases) {
@@ -267,9 +264,7 @@ class LeaseConnectionTest {
     }
 
     private static ByteBuf lease(int ttlMillis, int n) {
-        ByteBuf b = PooledByteBufAllocator.DEFAULT.buffer();
-        LeaseFrame.encode(b, ttlMillis, n, null);
-        return b;
+        return LeaseTestFrames.lease(ttlMillis, n);
     }
 
     private static ByteBuf requestResponse(int streamId) {
@@ -302,12 +297,7 @@ class LeaseConnectionTest {
     }
 
     private static List<Integer> types(List<ByteBuf> frames) {
-        List<Integer> out = new ArrayList<>();
-        for (ByteBuf f : frames) {
-            out.add(FrameHeader.frameType(f, 0));
-            f.release();
-        }
-        return out;
+        return LeaseTestFrames.types(frames);
     }
 
     /** Records stats callbacks as readable lines. */

@@ -40,7 +40,8 @@ class LeaseAccountingTest {
         CloseableServer server = RSocketServer.create(SocketAcceptor.with(handler))
             .lease(scheduler -> Leases.of(stats, s -> Leases.fixed(Duration.ofMillis(20), 50, scheduler)))
             .bind(TcpServerTransport.create("127.0.0.1", 0)).block(TIMEOUT);
-        Connection client = RSocketConnector.create().lease()
+        // Not waiting for permits: every request reaches the server, which accepts or refuses it.
+        Connection client = RSocketConnector.create().lease().leaseWait(0, Duration.ZERO)
             .connect(TcpClientTransport.create("127.0.0.1", server.port())).block(TIMEOUT);
         try {
             AtomicLong ok = new AtomicLong();
@@ -77,7 +78,7 @@ class LeaseAccountingTest {
     void leasingWithoutASenderAcceptsNothing() {
         CloseableServer server = RSocketServer.create(SocketAcceptor.with(new RSocket() { })).lease()
             .bind(TcpServerTransport.create("127.0.0.1", 0)).block(TIMEOUT);
-        Connection client = RSocketConnector.create().lease()
+        Connection client = RSocketConnector.create().lease().leaseWait(0, Duration.ZERO)
             .connect(TcpClientTransport.create("127.0.0.1", server.port())).block(TIMEOUT);
         try {
             StepVerifier.create(client.requestResponse(Payload.create("x")))

@@ -69,6 +69,10 @@ class CommandLineErrorsTest {
         assertThat(run("proxy")).startsWith("2|").contains("Missing required option: '--servers");
         assertThat(run("proxy", "--servers", "127.0.0.1:1,nope")).startsWith("2|")
             .contains("or unix:/path/to.sock, got 'nope'");
+        assertThat(run("proxy", "--servers", "127.0.0.1:1", "--request-timeout", "0s", "--address", "127.0.0.1:0"))
+            .startsWith("2|").contains("--request-timeout must be > 0, got 0ms");
+        assertThat(run("proxy", "--servers", "127.0.0.1:1", "--silent-after", "2ms", "--address", "127.0.0.1:0"))
+            .startsWith("2|").contains("--silent-after must be at least 3ms, got 2ms");
     }
 
     @Test

@@ -27,8 +27,10 @@ import reactor.core.scheduler.Schedulers;
 /**
  * An {@link RSocket} over a changing set of targets that sends each request where there is most capacity: the
  * connected, non-draining target with the highest {@link RSocket#availability()} (with leases: what is left of
- * its lease). Ties go round-robin. When every target is at about 0 it falls back to round-robin: the responders
- * reject such requests at once, which is the point — the balancer does not guess.
+ * its lease). Ties go round-robin. When every target is at about 0 it falls back to round-robin: the request then
+ * waits for that target's next lease or is refused, as the connector's {@code leaseWait} says — the balancer does
+ * not guess. With {@link Builder#silentAfter}, a target that has stopped answering (no lease left, no keep-alive
+ * answered) gets nothing while another target is usable.
  *
  * <p>The set of targets is given once ({@link Builder#build(Collection)}), replaced by {@link #update(Collection)},
  * or followed from a publisher of target lists ({@link Builder#build(Publisher)}), as from a service registry or
@@ -40,6 +42,9 @@ import reactor.core.scheduler.Schedulers;
  * requests fail at once with {@link NoTargetAvailableException}.
  *
  * <p>Thread-safe. The target is chosen when the request method is called.
+ *
+ * <p>Past 400 lines because its {@link Builder}, whose options are documented where users look for them, lives
+ * here with the one type they create.
  */
 public final class LeastLoadedBalancer implements RSocket {
 
@@ -53,6 +58,7 @@ public final class LeastLoadedBalancer implements RSocket {
     private final Duration minBackoff;
     private final Duration maxBackoff;
     private final Duration drain;
+    private final Duration silentAfter;
     private final Scheduler scheduler;
     private final Map<String, TargetSocket> targets = new LinkedHashMap<>();
     private final AtomicInteger next = new AtomicInteger();
@@ -65,11 +71,12 @@ public final class LeastLoadedBalancer implements RSocket {
     private Disposable discovery;
 
     LeastLoadedBalancer(Function<Target, Mono<Connection>> connect, Duration minBackoff, Duration maxBackoff,
-                        Duration drain, Scheduler scheduler) {
+                        Duration drain, Duration silentAfter, Scheduler scheduler) {
         this.connect = connect;
         this.minBackoff = minBackoff;
         this.maxBackoff = maxBackoff;
         this.drain = drain;
+        this.silentAfter = silentAfter;
         this.scheduler = scheduler;
     }
 
@@ -84,6 +91,7 @@ public final class LeastLoadedBalancer implements RSocket {
         private Duration minBackoff = Duration.ofMillis(100);
         private Duration maxBackoff = Duration.ofSeconds(5);
         private Duration drain = Duration.ofSeconds(5);
+        private Duration silentAfter;
 
         Builder(Function<Target, Mono<Connection>> connect) {
             this.connect = connect;
@@ -112,9 +120,23 @@ public final class LeastLoadedBalancer implements RSocket {
             return this;
         }
 
+        /**
+         * Takes a target out of rotation while it is silent: no lease left (lapsed without renewal, or used up) and
+         * no keep-alive answered for {@code silentAfter}, as a stopped or hung server. Other targets then get every
+         * request; the silent one is back as soon as it answers a keep-alive or leases again. Give the connector a
+         * keep-alive interval well under {@code silentAfter}. Default: off.
+         */
+        public Builder silentAfter(Duration silentAfter) {
+            if (silentAfter == null || silentAfter.isNegative() || silentAfter.isZero()) {
+                throw new IllegalArgumentException("silentAfter must be > 0, got " + silentAfter);
+            }
+            this.silentAfter = silentAfter;
+            return this;
+        }
+
         /** Builds the balancer and connects to {@code targets}. */
         public LeastLoadedBalancer build(Collection<Target> targets) {
-            LeastLoadedBalancer b = new LeastLoadedBalancer(connect, minBackoff, maxBackoff, drain,
+            LeastLoadedBalancer b = new LeastLoadedBalancer(connect, minBackoff, maxBackoff, drain, silentAfter,
                 Schedulers.parallel());
             b.update(targets);
             return b;
@@ -139,7 +161,7 @@ public final class LeastLoadedBalancer implements RSocket {
          * whichever set comes last wins.
          */
         public LeastLoadedBalancer build(Publisher<? extends Collection<Target>> targets) {
-            LeastLoadedBalancer b = new LeastLoadedBalancer(connect, minBackoff, maxBackoff, drain,
+            LeastLoadedBalancer b = new LeastLoadedBalancer(connect, minBackoff, maxBackoff, drain, silentAfter,
                 Schedulers.parallel());
             b.follow(targets);
             return b;
@@ -179,7 +201,8 @@ public final class LeastLoadedBalancer implements RSocket {
         for (Target t : newTargets) {
             keys.add(t.key());
             if (!targets.containsKey(t.key())) {
-                TargetSocket s = new TargetSocket(t, connect, this::refresh, minBackoff, maxBackoff, scheduler);
+                TargetSocket s = new TargetSocket(t, connect, this::refresh, minBackoff, maxBackoff, silentAfter,
+                    scheduler);
                 targets.put(t.key(), s);
                 s.start();
             }
@@ -230,6 +253,17 @@ public final class LeastLoadedBalancer implements RSocket {
         return out;
     }
 
+    /** Keys of the connected targets found silent (see {@link Builder#silentAfter}) when last asked. */
+    public List<String> silentTargets() {
+        List<String> out = new ArrayList<>();
+        for (TargetSocket s : connected) {
+            if (s.liveness.isSilent()) {
+                out.add(s.target.key());
+            }
+        }
+        return out;
+    }
+
     /** The connection the next request goes to, or null when none is usable. */
     Connection select() {
         TargetSocket[] live = connected;
@@ -241,21 +275,30 @@ public final class LeastLoadedBalancer implements RSocket {
         Connection best = null;
         double bestAvailability = EXHAUSTED;
         Connection fallback = null;
+        Connection silentFallback = null;
         for (int i = 0; i < n; i++) {
-            Connection c = live[(start + i) % n].connection();
+            TargetSocket s = live[(start + i) % n];
+            Connection c = s.connection();
             if (!usable(c)) {
+                continue;
+            }
+            double a = c.availability();
+            if (s.liveness.silent(c, a)) {
+                if (silentFallback == null) {
+                    silentFallback = c;
+                }
                 continue;
             }
             if (fallback == null) {
                 fallback = c;
             }
-            double a = c.availability();
             if (a > bestAvailability) {
                 best = c;
                 bestAvailability = a;
             }
         }
-        return best != null ? best : fallback;
+        // Silent targets only when nothing else is usable: the caller's timeout then bounds the wait.
+        return best != null ? best : fallback != null ? fallback : silentFallback;
     }
 
     private static boolean usable(Connection c) {

@@ -37,6 +37,7 @@ final class TargetSocket {
     private static final Duration SETTLED = Duration.ofSeconds(1);
 
     final Target target;
+    final TargetLiveness liveness;
     private final Function<Target, Mono<Connection>> connect;
     private final Runnable changed;
     private final Retry backoff;
@@ -57,8 +58,9 @@ final class TargetSocket {
     private volatile String lastError = "not connected yet";
 
     TargetSocket(Target target, Function<Target, Mono<Connection>> connect, Runnable changed, Duration minBackoff,
-                 Duration maxBackoff, Scheduler scheduler) {
+                 Duration maxBackoff, Duration silentAfter, Scheduler scheduler) {
         this.target = target;
+        this.liveness = new TargetLiveness(target.key(), silentAfter == null ? 0 : silentAfter.toNanos());
         this.connect = connect;
         this.changed = changed;
         // Unbounded attempts: a target is retried until it is removed (pending.dispose() stops the retries).
@@ -127,6 +129,7 @@ final class TargetSocket {
                 return;
             }
             connection = c;
+            liveness.watch(c);
             again = everConnected;
             everConnected = true;
             if (!afterRefusals) {
@@ -172,6 +175,7 @@ final class TargetSocket {
             wasCurrent = connection == c;
             if (wasCurrent) {
                 connection = null;
+                liveness.stop();
                 // The cause says why, e.g. the server refused our SETUP: "lease is not supported".
                 Throwable cause = c.closeCause();
                 lastError = cause == null ? "connection lost" : "connection lost: " + cause.getMessage();
@@ -225,6 +229,7 @@ final class TargetSocket {
         }
         Connection c = connection;
         connection = null;
+        liveness.stop();
         if (c != null) {
             c.closeGracefully(drain).subscribe(null, e -> { });
         }

@@ -18,6 +18,8 @@ final class FakeConnection implements Connection {
     final AtomicInteger requests = new AtomicInteger();
     volatile double availability = 1.0;
     volatile boolean draining;
+    /** Keep-alive answers: emit one to show the target answering. */
+    final Sinks.Many<Long> keepAliveAnswers = Sinks.many().multicast().directBestEffort();
     private final Sinks.Empty<Void> closed = Sinks.empty();
     private volatile boolean disposed;
     private volatile Throwable cause;
@@ -40,7 +42,7 @@ final class FakeConnection implements Connection {
 
     @Override
     public Flux<Long> rtt() {
-        return Flux.empty();
+        return keepAliveAnswers.asFlux();
     }
 
     @Override

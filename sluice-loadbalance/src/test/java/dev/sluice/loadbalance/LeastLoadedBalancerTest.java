@@ -41,7 +41,7 @@ class LeastLoadedBalancerTest {
             targets.add(new Target(k, UNUSED));
         }
         balancer = new LeastLoadedBalancer(t -> Mono.<Connection>just(fakes.get(t.key())), Duration.ofMillis(10),
-            Duration.ofMillis(50), Duration.ZERO, Schedulers.parallel());
+            Duration.ofMillis(50), Duration.ZERO, null, Schedulers.parallel());
         balancer.update(targets);
         return balancer;
     }

@@ -39,7 +39,7 @@ class TargetSocketTest {
             FakeConnection c = new FakeConnection("a");
             made.add(c);
             return Mono.<Connection>just(c);
-        }, () -> { }, MIN, MAX, time);
+        }, () -> { }, MIN, MAX, null, time);
         try {
             socket.start();
             assertThat(socket.lastError()).isEqualTo("cannot connect to a:1: connection refused");
@@ -75,7 +75,7 @@ class TargetSocketTest {
             FakeConnection c = new FakeConnection("a");
             made.add(c);
             return Mono.<Connection>just(c);
-        }, () -> { }, MIN, MAX, time);
+        }, () -> { }, MIN, MAX, null, time);
         try {
             socket.start();
             for (int refusal = 0; refusal < 6; refusal++) {
@@ -122,7 +122,7 @@ class TargetSocketTest {
         TargetSocket socket = new TargetSocket(new Target("a", UNUSED), t -> {
             attempts.incrementAndGet();
             return Mono.error(new ConnectException("refused"));
-        }, () -> { }, MIN, MAX, time);
+        }, () -> { }, MIN, MAX, null, time);
         socket.start();
         socket.remove(Duration.ZERO);
         time.advanceTimeBy(Duration.ofMinutes(1));

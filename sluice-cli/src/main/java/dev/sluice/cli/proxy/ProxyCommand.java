@@ -65,6 +65,17 @@ public final class ProxyCommand implements Callable<Integer> {
             + " disappear drain and are removed (default: ${DEFAULT-VALUE})")
     Duration dnsRefresh = Duration.ofSeconds(5);
 
+    @Option(names = "--request-timeout", defaultValue = "10s", converter = DurationConverter.class,
+        description = "a request-response its server has not answered within this fails, and the server is told"
+            + " CANCEL: no client waits longer on a stopped or hung server (default: ${DEFAULT-VALUE})")
+    Duration requestTimeout = Duration.ofSeconds(10);
+
+    @Option(names = "--silent-after", defaultValue = "1500ms", converter = DurationConverter.class,
+        description = "a server with no lease left that has answered no keep-alive for this long gets no requests"
+            + " while another server can take them, until it answers again; keep-alives go every third of it"
+            + " (default: ${DEFAULT-VALUE})")
+    Duration silentAfter = Duration.ofMillis(1500);
+
     @Mixin
     ServerSecurityOptions security = new ServerSecurityOptions();
 
@@ -115,12 +126,21 @@ public final class ProxyCommand implements Callable<Integer> {
             if (dnsRefresh.isNegative() || dnsRefresh.isZero()) {
                 throw new IllegalArgumentException("--dns-refresh must be > 0, got " + dnsRefresh.toMillis() + "ms");
             }
+            if (requestTimeout.isNegative() || requestTimeout.isZero()) {
+                throw new IllegalArgumentException("--request-timeout must be > 0, got " + requestTimeout.toMillis()
+                    + "ms");
+            }
+            if (silentAfter.toMillis() < 3) {
+                throw new IllegalArgumentException("--silent-after must be at least 3ms, got " + silentAfter.toMillis()
+                    + "ms");
+            }
             SluiceMetrics meters = metrics.start("proxy");
             if (meters != null) {
                 rateLimit.observeGates(meters::gate);
             }
             // Reads the balancer when a client connects: it exists by then (it is built before binding).
-            acceptor = rateLimit.protect((setup, sendingSocket) -> Mono.just(balancer));
+            acceptor = rateLimit.protect((setup, sendingSocket) -> Mono.just(new TimedRequests(balancer,
+                requestTimeout)));
         } catch (IllegalArgumentException e) {
             metrics.close();
             if (spec == null) {
@@ -139,8 +159,11 @@ public final class ProxyCommand implements Callable<Integer> {
         // Fixed servers are applied before build returns; each dns: name once its first lookup answers.
         // Without a lease permit anywhere a request still goes to a server, which refuses it at once: the demo's
         // accounting counts those refusals, and a request held back here for the next lease would come late.
-        balancer = LeastLoadedBalancer.builder(RSocketConnector.create().lease().leaseWait(0, Duration.ZERO))
-            .build(discovery.targets());
+        // Keep-alives every third of --silent-after tell a stopped server from a busy one; a connection is given up
+        // only after the default 90 s without any, so a server that resumes (SIGCONT) is back on the same one.
+        RSocketConnector connector = RSocketConnector.create().lease().leaseWait(0, Duration.ZERO)
+            .keepAlive(silentAfter.dividedBy(3), Duration.ofSeconds(90));
+        balancer = LeastLoadedBalancer.builder(connector).silentAfter(silentAfter).build(discovery.targets());
         Disposable gauges = metrics.watch(balancer);
         Runnable stop = () -> {
             gauges.dispose();
@@ -173,9 +196,10 @@ public final class ProxyCommand implements Callable<Integer> {
         if (warning != null) {
             log.warn(warning);
         }
-        log.info("proxy listening on {} {}, balancing over {}{}: rate limit {}, drain timeout {} ms, metrics {}",
-            bound, security.describe(bound), servers, servers.stream().anyMatch(ServerAddress::dns) ? " (dns refresh "
-                + dnsRefresh.toMillis() + " ms)" : "", rateLimit.describe(), shutdown.timeout().toMillis(),
+        log.info("proxy listening on {} {}, balancing over {}{}: request timeout {} ms, silent after {} ms, rate limit"
+            + " {}, drain timeout {} ms, metrics {}", bound, security.describe(bound), servers,
+            servers.stream().anyMatch(ServerAddress::dns) ? " (dns refresh " + dnsRefresh.toMillis() + " ms)" : "",
+            requestTimeout.toMillis(), silentAfter.toMillis(), rateLimit.describe(), shutdown.timeout().toMillis(),
             metrics.describe());
         List<String> last = new ArrayList<>();
         Disposable watch = Flux.interval(Duration.ofSeconds(1)).subscribe(t -> {

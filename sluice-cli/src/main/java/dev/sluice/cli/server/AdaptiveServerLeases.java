@@ -2,14 +2,10 @@ package dev.sluice.cli.server;
 
 import dev.sluice.core.AdaptiveLeases;
 import dev.sluice.core.Leases;
-import dev.sluice.core.RequestType;
 import dev.sluice.core.ServerLeaseConfigurer;
-import dev.sluice.core.StatsRecorder;
 import dev.sluice.limits.adaptive.Limit;
-import io.netty.buffer.ByteBuf;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
-import reactor.core.publisher.SignalType;
 
 /**
  * {@code sluice server --lease adaptive}: every connection gets a limit of its own, of the chosen algorithm, and an
@@ -41,45 +37,9 @@ final class AdaptiveServerLeases {
             AdaptiveLeases sender = AdaptiveLeases.builder(limit).targetLatency(target).build();
             AtomicInteger current = stats.trackLimit(limit.limit());
             limit.onChange(current::set);
-            return Leases.of(new Both(stats, sender), both -> sender.leases(scheduler)
+            return Leases.of(new LoggedRecorder(stats, sender), both -> sender.leases(scheduler)
                 .doOnNext(l -> stats.leaseSent(l.allowedRequests(), l.ttl().toMillis()))
                 .doFinally(signal -> stats.untrackLimit(current)));
         };
-    }
-
-    /** Hands the engine's reports to the log's counters and to the sender's limit alike. */
-    private static final class Both implements StatsRecorder<RequestType> {
-        private final ServerStats log;
-        private final AdaptiveLeases sender;
-
-        Both(ServerStats log, AdaptiveLeases sender) {
-            this.log = log;
-            this.sender = sender;
-        }
-
-        @Override
-        public RequestType onRequestStarted(RequestType type, ByteBuf metadata) {
-            sender.onRequestStarted(type, metadata);
-            return log.onRequestStarted(type, metadata);
-        }
-
-        @Override
-        public void onResponseStarted(RequestType type, RequestType call, SignalType firstSignal, long latencyNanos,
-                                      boolean rejected) {
-            sender.onResponseStarted(type, null, firstSignal, latencyNanos, rejected);
-            log.onResponseStarted(type, call, firstSignal, latencyNanos, rejected);
-        }
-
-        @Override
-        public void onResponseTerminated(RequestType type, RequestType call, SignalType lastSignal) {
-            sender.onResponseTerminated(type, null, lastSignal);
-            log.onResponseTerminated(type, call, lastSignal);
-        }
-
-        @Override
-        public void onConnectionClosed() {
-            sender.onConnectionClosed();
-            log.onConnectionClosed();
-        }
     }
 }

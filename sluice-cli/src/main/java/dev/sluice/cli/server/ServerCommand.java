@@ -7,9 +7,9 @@ import dev.sluice.cli.RateLimitOptions;
 import dev.sluice.cli.address.Address;
 import dev.sluice.cli.address.ServerSecurityOptions;
 import dev.sluice.core.CloseableServer;
-import dev.sluice.core.Lease;
 import dev.sluice.core.Leases;
 import dev.sluice.core.RSocketServer;
+import dev.sluice.core.SharedLeases;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.micrometer.SluiceMetrics;
 import dev.sluice.core.transport.ServerTransport;
@@ -25,7 +25,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
 
 /** {@code sluice server}: the saturable demo service, leasing its capacity. */
 @Command(name = "server", mixinStandardHelpOptions = true,
@@ -45,7 +44,8 @@ public final class ServerCommand implements Callable<Integer> {
     Address address;
 
     @Option(names = "--lease-allowed", defaultValue = "${env:ALLOWED_REQUESTS}",
-        description = "requests leased per --lease-ttl to each client (env ALLOWED_REQUESTS; default: no leases)")
+        description = "requests leased per --lease-ttl to all clients together, split by what each used (env"
+            + " ALLOWED_REQUESTS; default: no leases)")
     Integer leaseAllowed;
 
     @Option(names = "--lease-ttl", defaultValue = "1s", converter = DurationConverter.class,
@@ -157,15 +157,19 @@ public final class ServerCommand implements Callable<Integer> {
             throw e;
         }
         RSocketServer server = security.apply(metrics.apply(RSocketServer.create(acceptor)));
+        SharedLeases shared = null;
         if (leaseAllowed != null) {
-            int allowed = leaseAllowed;
-            Duration ttl = leaseTtl;
-            Lease lease = Lease.of(ttl, allowed);
-            // The first lease goes out at once; the next ones when the service's one-second windows start, so
-            // that a lease's requests never straddle two windows (which would count up to twice the lease in one).
-            server.lease(scheduler -> Leases.of(stats, s -> Flux.concat(Mono.just(lease),
-                    Flux.interval(Duration.ofNanos(service.nanosToNextWindow()), ttl, scheduler).map(t -> lease))
-                .doOnNext(l -> s.leaseSent(l.allowedRequests(), l.ttl().toMillis()))));
+            // One capacity for all clients together (two proxies in front do not double the load). The first
+            // client's lease goes out at once; the next ones when the service's one-second windows start, so that a
+            // lease's requests never straddle two windows (which would count up to twice the lease in one).
+            SharedLeases capacity = SharedLeases.of(leaseAllowed, leaseTtl,
+                Duration.ofNanos(service.nanosToNextWindow()));
+            shared = capacity;
+            server.lease(scheduler -> {
+                SharedLeases.Share share = capacity.join();
+                return Leases.of(new LoggedRecorder(stats, share), r -> share.leases()
+                    .doOnNext(l -> stats.leaseSent(l.allowedRequests(), l.ttl().toMillis())));
+            });
         } else if (adaptiveLeases != null) {
             server.lease(adaptiveLeases.configurer());
         }
@@ -173,12 +177,19 @@ public final class ServerCommand implements Callable<Integer> {
         try {
             running = server.bind(transport).block();
         } catch (RuntimeException e) {
+            if (shared != null) {
+                shared.dispose();
+            }
             rateLimit.close();
             metrics.close();
             throw e;
         }
         rateLimit.closeWhen(running.onClose());
         metrics.closeWhen(running.onClose());
+        if (shared != null) {
+            SharedLeases stop = shared;
+            running.onClose().subscribe(null, e -> stop.dispose(), stop::dispose);
+        }
         bound = running.address() instanceof InetSocketAddress a ? address.withPort(a.getPort()) : address;
         service.answerWith(bound.hostPort());
         return running;

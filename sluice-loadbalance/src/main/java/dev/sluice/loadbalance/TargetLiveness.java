@@ -59,7 +59,8 @@ final class TargetLiveness {
             return false;
         }
         if (availability > LeastLoadedBalancer.EXHAUSTED) {
-            if (silent.compareAndSet(true, false)) {
+            // A plain read first: this runs for every request, and a compare-and-set would be a write each time.
+            if (silent.get() && silent.compareAndSet(true, false)) {
                 log.info("target {} leases again: back in rotation", key);
             }
             return false;
@@ -68,7 +69,7 @@ final class TargetLiveness {
         if (quiet <= silentAfterNanos) {
             return false;
         }
-        if (silent.compareAndSet(false, true)) {
+        if (!silent.get() && silent.compareAndSet(false, true)) {
             log.warn("target {} is silent: no lease left and no keep-alive answered for {} ms; out of rotation until"
                 + " it answers", key, quiet / 1_000_000);
         }

@@ -8,12 +8,10 @@ import reactor.core.publisher.Mono;
  * A handler under {@link PayloadDecoder#COPY}: each request the peer sends is copied to the heap and its network
  * buffer released before {@code delegate} sees it. What the handler answers passes through untouched.
  */
-final class CopyingHandler implements RSocket {
-
-    private final RSocket delegate;
+final class CopyingHandler extends DelegatingRSocket {
 
     CopyingHandler(RSocket delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     @Override
@@ -41,23 +39,4 @@ final class CopyingHandler implements RSocket {
         return delegate.metadataPush(CopiedPayload.copyAndRelease(payload));
     }
 
-    @Override
-    public double availability() {
-        return delegate.availability();
-    }
-
-    @Override
-    public Mono<Void> onClose() {
-        return delegate.onClose();
-    }
-
-    @Override
-    public void dispose() {
-        delegate.dispose();
-    }
-
-    @Override
-    public boolean isDisposed() {
-        return delegate.isDisposed();
-    }
 }

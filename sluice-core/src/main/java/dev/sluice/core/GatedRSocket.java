@@ -10,16 +10,15 @@ import reactor.core.publisher.Mono;
  * the handler (no operators added); after a wait, it goes when the gate's {@code Mono} completes; refused, its
  * payload is released and the gate's error (ERROR[REJECTED]) is the answer.
  */
-final class GatedRSocket implements RSocket {
+final class GatedRSocket extends DelegatingRSocket {
 
     /** What the gate sees for a channel, whose first payload is still inside its publisher. Never released. */
     private static final Payload CHANNEL_OPENING = RefCountedPayload.create(null, null);
 
-    private final RSocket delegate;
     private final RequestGate gate;
 
     GatedRSocket(RSocket delegate, RequestGate gate) {
-        this.delegate = delegate;
+        super(delegate);
         this.gate = gate;
     }
 
@@ -63,31 +62,6 @@ final class GatedRSocket implements RSocket {
             return delegate.requestChannel(payloads);
         }
         return admission.thenMany(Flux.defer(() -> delegate.requestChannel(payloads)));
-    }
-
-    @Override
-    public Mono<Void> metadataPush(Payload payload) {
-        return delegate.metadataPush(payload);
-    }
-
-    @Override
-    public double availability() {
-        return delegate.availability();
-    }
-
-    @Override
-    public Mono<Void> onClose() {
-        return delegate.onClose();
-    }
-
-    @Override
-    public void dispose() {
-        delegate.dispose();
-    }
-
-    @Override
-    public boolean isDisposed() {
-        return delegate.isDisposed();
     }
 
     /** Hands the payload to the handler at most once; releases it if the handler never got it. */

@@ -1,5 +1,6 @@
 package dev.sluice.cli.server;
 
+import dev.sluice.core.DelegatingRSocket;
 import dev.sluice.core.Payload;
 import dev.sluice.core.RSocket;
 import dev.sluice.core.RequestType;
@@ -19,13 +20,12 @@ import reactor.core.publisher.Signal;
  *
  * <p>Thread-safe (the stats are).
  */
-final class CountingRSocket implements RSocket {
+final class CountingRSocket extends DelegatingRSocket {
 
-    private final RSocket delegate;
     private final ServerStats stats;
 
     private CountingRSocket(RSocket delegate, ServerStats stats) {
-        this.delegate = delegate;
+        super(delegate);
         this.stats = stats;
     }
 
@@ -52,26 +52,6 @@ final class CountingRSocket implements RSocket {
     @Override
     public Flux<Payload> requestChannel(Publisher<Payload> payloads) {
         return Flux.from(counted(RequestType.REQUEST_CHANNEL, delegate.requestChannel(payloads)));
-    }
-
-    @Override
-    public Mono<Void> metadataPush(Payload payload) {
-        return delegate.metadataPush(payload);
-    }
-
-    @Override
-    public double availability() {
-        return delegate.availability();
-    }
-
-    @Override
-    public Mono<Void> onClose() {
-        return delegate.onClose();
-    }
-
-    @Override
-    public void dispose() {
-        delegate.dispose();
     }
 
     private <T> Mono<T> counted(RequestType type, Mono<T> answer) {

@@ -10,17 +10,14 @@ import reactor.core.publisher.Mono;
  * A requester under {@link PayloadDecoder#COPY}: each response from the peer is copied to the heap and its network
  * buffer released before the caller sees it. Requests go out untouched.
  */
-final class CopyingConnection implements Connection {
+final class CopyingConnection extends DelegatingRSocket implements Connection {
 
-    private final Connection delegate;
+    /** The same object as {@link #delegate}, as a {@code Connection}. */
+    private final Connection connection;
 
     CopyingConnection(Connection delegate) {
-        this.delegate = delegate;
-    }
-
-    @Override
-    public Mono<Void> fireAndForget(Payload payload) {
-        return delegate.fireAndForget(payload);
+        super(delegate);
+        this.connection = delegate;
     }
 
     @Override
@@ -39,57 +36,32 @@ final class CopyingConnection implements Connection {
     }
 
     @Override
-    public Mono<Void> metadataPush(Payload payload) {
-        return delegate.metadataPush(payload);
-    }
-
-    @Override
-    public double availability() {
-        return delegate.availability();
-    }
-
-    @Override
     public Flux<Long> rtt() {
-        return delegate.rtt();
+        return connection.rtt();
     }
 
     @Override
     public Mono<Void> closeGracefully(Duration drainTimeout) {
-        return delegate.closeGracefully(drainTimeout);
+        return connection.closeGracefully(drainTimeout);
     }
 
     @Override
     public boolean isDraining() {
-        return delegate.isDraining();
+        return connection.isDraining();
     }
 
     @Override
     public Throwable closeCause() {
-        return delegate.closeCause();
+        return connection.closeCause();
     }
 
     @Override
     public SocketAddress remoteAddress() {
-        return delegate.remoteAddress();
-    }
-
-    @Override
-    public Mono<Void> onClose() {
-        return delegate.onClose();
-    }
-
-    @Override
-    public void dispose() {
-        delegate.dispose();
-    }
-
-    @Override
-    public boolean isDisposed() {
-        return delegate.isDisposed();
+        return connection.remoteAddress();
     }
 
     @Override
     public String toString() {
-        return delegate.toString();
+        return connection.toString();
     }
 }

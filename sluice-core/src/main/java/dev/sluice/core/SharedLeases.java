@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.SignalType;
@@ -32,16 +33,16 @@ public final class SharedLeases implements Disposable {
 
     private final int capacity;
     private final Duration ttl;
-    private final Duration firstPeriodIn;
+    private final Supplier<Duration> untilFirstPeriod;
     private final Scheduler scheduler;
     private final List<Share> shares = new ArrayList<>();
     private Disposable periods;
     private boolean disposed;
 
-    private SharedLeases(int capacity, Duration ttl, Duration firstPeriodIn, Scheduler scheduler) {
+    private SharedLeases(int capacity, Duration ttl, Supplier<Duration> untilFirstPeriod, Scheduler scheduler) {
         this.capacity = capacity;
         this.ttl = ttl;
-        this.firstPeriodIn = firstPeriodIn;
+        this.untilFirstPeriod = untilFirstPeriod;
         this.scheduler = scheduler;
     }
 
@@ -51,23 +52,22 @@ public final class SharedLeases implements Disposable {
     }
 
     /**
-     * As {@link #of(int, Duration)}, the first period starting {@code firstPeriodIn} from now and each next one a
-     * ttl later (to line periods up with the service's own windows, say); null: a ttl after the first join.
+     * As {@link #of(int, Duration)}, the periods lined up with something of the caller's (a service's own windows,
+     * say): at the first join, {@code untilFirstPeriod} says how long until the first period starts (&gt;= 0); each
+     * next one starts a ttl later. Null: a ttl after the first join.
      */
-    public static SharedLeases of(int allowedRequests, Duration ttl, Duration firstPeriodIn) {
-        return of(allowedRequests, ttl, firstPeriodIn, Schedulers.parallel());
+    public static SharedLeases of(int allowedRequests, Duration ttl, Supplier<Duration> untilFirstPeriod) {
+        return of(allowedRequests, ttl, untilFirstPeriod, Schedulers.parallel());
     }
 
-    /** As {@link #of(int, Duration, Duration)}, periods timed on {@code scheduler} (a virtual one in tests). */
-    static SharedLeases of(int allowedRequests, Duration ttl, Duration firstPeriodIn, Scheduler scheduler) {
+    /** As {@link #of(int, Duration, Supplier)}, periods timed on {@code scheduler} (a virtual one in tests). */
+    static SharedLeases of(int allowedRequests, Duration ttl, Supplier<Duration> untilFirstPeriod,
+                           Scheduler scheduler) {
         Lease.of(ttl, allowedRequests); // validates both
         if (ttl.isZero()) {
             throw new IllegalArgumentException("ttl must be > 0, got " + ttl);
         }
-        if (firstPeriodIn != null && firstPeriodIn.isNegative()) {
-            throw new IllegalArgumentException("firstPeriodIn must be >= 0, got " + firstPeriodIn);
-        }
-        return new SharedLeases(allowedRequests, ttl, firstPeriodIn, scheduler);
+        return new SharedLeases(allowedRequests, ttl, untilFirstPeriod, scheduler);
     }
 
     /** A new connection's share: subscribe to its leases once; let it count what the connection uses. */
@@ -79,7 +79,10 @@ public final class SharedLeases implements Disposable {
         }
         shares.add(s);
         if (periods == null) {
-            Duration first = firstPeriodIn != null ? firstPeriodIn : ttl;
+            Duration first = untilFirstPeriod != null ? untilFirstPeriod.get() : ttl;
+            if (first == null || first.isNegative()) {
+                throw new IllegalStateException("untilFirstPeriod must give a duration >= 0, got " + first);
+            }
             periods = Flux.interval(first, ttl, scheduler).subscribe(t -> nextPeriod());
         }
         int leased = 0;

@@ -66,6 +66,23 @@ class SharedLeasesTest {
     }
 
     @Test
+    void theFirstPeriodStartsWhenTheCallerSaysAtTheFirstJoin() {
+        time.advanceTimeBy(Duration.ofSeconds(10));
+        SharedLeases shared = SharedLeases.of(100, TTL, () -> Duration.ofMillis(300), time);
+        Client a = new Client(shared);
+        Client b = new Client(shared);
+        time.advanceTimeBy(Duration.ofMillis(299));
+        assertThat(b.lastAllowed).as("before the first period").isEqualTo(-1);
+        time.advanceTimeBy(Duration.ofMillis(1));
+        assertThat(List.of(a.lastAllowed, b.lastAllowed)).containsExactly(50, 50);
+        time.advanceTimeBy(TTL.minusMillis(1));
+        a.use(50);
+        time.advanceTimeBy(Duration.ofMillis(1));
+        assertThat(a.lastAllowed).as("the next period, a ttl later").isEqualTo(87);
+        shared.dispose();
+    }
+
+    @Test
     void whenNoneUsedAnythingTheCapacityIsSplitEvenly() {
         SharedLeases shared = SharedLeases.of(90, TTL, null, time);
         Client a = new Client(shared);

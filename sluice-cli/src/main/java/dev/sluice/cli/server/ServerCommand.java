@@ -163,7 +163,7 @@ public final class ServerCommand implements Callable<Integer> {
             // client's lease goes out at once; the next ones when the service's one-second windows start, so that a
             // lease's requests never straddle two windows (which would count up to twice the lease in one).
             SharedLeases capacity = SharedLeases.of(leaseAllowed, leaseTtl,
-                Duration.ofNanos(service.nanosToNextWindow()));
+                () -> Duration.ofNanos(service.nanosToNextWindow()));
             shared = capacity;
             server.lease(scheduler -> {
                 SharedLeases.Share share = capacity.join();

@@ -186,11 +186,6 @@ public final class ConnectionLeases {
         }, Math.max(0, waits.firstDeadline() - nowNanos), TimeUnit.NANOSECONDS);
     }
 
-    /** Requests waiting for a permit now. */
-    public int waiting() {
-        return waits.size();
-    }
-
     /** remaining / allowed of the peer's last lease; 0.0 when none or expired. Any thread. */
     public double availability() {
         return requester.availability(clock.getAsLong());

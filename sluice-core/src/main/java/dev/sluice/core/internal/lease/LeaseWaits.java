@@ -37,10 +37,6 @@ final class LeaseWaits {
         return tasks.isEmpty();
     }
 
-    int size() {
-        return tasks.size();
-    }
-
     boolean isFull() {
         return tasks.size() >= maxPending;
     }

@@ -186,9 +186,10 @@ public final class RSocketConnector {
      * With leasing: how a request without a lease permit waits for one. At most {@code maxPendingRequests} wait at
      * once, in order, each for at most {@code maxWait}; beyond either bound a request fails here, never sent, with
      * a {@link dev.sluice.core.exceptions.RejectedException} whose message starts with {@code lease_exhausted}.
-     * Cancelling a waiting request takes it out of the count. {@code maxPendingRequests} 0: no request waits; one
-     * without a permit is sent for the server to refuse (or fails at once with {@link #strictLease}). Default: 256
-     * requests, 1 s.
+     * A cancelled request is never sent and takes no permit; its place in the count is freed when its turn comes at
+     * a lease, or when its wait would have ended. {@code maxPendingRequests} 0: no request waits; one without a
+     * permit is sent for the server to refuse (or fails at once with {@link #strictLease}). Default: 256 requests,
+     * 1 s.
      */
     public RSocketConnector leaseWait(int maxPendingRequests, Duration maxWait) {
         if (maxPendingRequests < 0) {

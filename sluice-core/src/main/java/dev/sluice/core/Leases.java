@@ -54,6 +54,15 @@ public final class Leases {
         return of(sender, s -> s.leases(scheduler));
     }
 
+    /**
+     * The rate lease sender: leases of the requests per second that keep responses within {@code sender}'s target
+     * (see {@link RateLeases}), timed on {@code scheduler} (the connection's, as the configurers receive it). Build
+     * a new sender for each connection.
+     */
+    public static Leases adaptive(RateLeases sender, Scheduler scheduler) {
+        return of(sender, s -> s.leases(scheduler));
+    }
+
     public Flux<Lease> leases() {
         return leases;
     }

@@ -1,0 +1,351 @@
+package dev.sluice.core;
+
+import dev.sluice.core.internal.lease.RequestSlots;
+import dev.sluice.limits.NanoClock;
+import dev.sluice.limits.adaptive.CubicLimit;
+import dev.sluice.limits.adaptive.Limit;
+import io.netty.buffer.ByteBuf;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.FluxSink;
+import reactor.core.publisher.SignalType;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * A lease sender that sizes the requests per second a responder accepts so that responses stay within a latency
+ * target: a {@link Limit} counted in requests per second (by default a {@link CubicLimit}), a lease every
+ * {@code period} allowing that rate's share of it, and an immediate cut when a request runs late.
+ *
+ * <p>Where {@link AdaptiveLeases} estimates a concurrency and converts it to a rate with Little's law, this sender
+ * moves the rate itself, as a lease is a rate. That suits services whose latency follows the requests of the last
+ * moments rather than how many are in flight (a rate limit, a quota, a batch window behind the service), where a
+ * concurrency estimate swings between far too little and far too much.
+ *
+ * <ul>
+ *   <li><b>Late is known early.</b> Requests are counted per time slot, an eighth of the target, and a slot
+ *       whose requests are still unanswered when the target and one more slot have passed holds late requests:
+ *       slots are checked at each new request and each period, so lateness is seen about one target after it
+ *       begins, not when the slow answers finally come back. A response slower than the target plus a slot, or
+ *       cancelled before any answer, is late too. Lateness finer than a slot is not judged: a service that
+ *       answers right at the target, give or take the scheduling of its timers, is not overloaded.</li>
+ *   <li><b>The target is a percentile.</b> An overload is more late requests within the last second than the
+ *       {@code percentile} allows: 99.5 by default, one in two hundred, half of what a p99 promise tolerates,
+ *       because a second's count is a noisy estimate and the requester's own hop adds to the latency it sees.
+ *       Below two hundred requests a second, any late request is an overload. The first second of traffic is not
+ *       judged: a cold service is slow at first.</li>
+ *   <li><b>An overload cuts at once.</b> The limit hears of it as a dropped sample whose {@code inFlight} is the
+ *       rate the service took during the second before the late requests started, and a lease of no request
+ *       replaces the current one. Then one probe request is leased after {@code probeInterval}, and after twice
+ *       as long each time the last one did not come back within the target (up to 16 intervals); once one does, the
+ *       periodic leases resume from the limit. Requests that were already late, and probes, count for no new
+ *       overload.</li>
+ *   <li><b>Otherwise, each period</b> whose lease allowed anything, the limit gets one sample: the period's
+ *       slowest response and the rate taken during the last second; the next lease allows
+ *       {@code limit * period} requests, the fractions carried over (a limit under one request per period leases
+ *       some periods nothing), with a ttl of the period plus a quarter so that leases never leave a gap.</li>
+ * </ul>
+ *
+ * <p>Defaults: period 25 ms, probe interval 50 ms, percentile 99.5, limit {@code CubicLimit} with its defaults, clock
+ * {@link NanoClock#SYSTEM}. One instance per connection, confined to its event loop: the recorder's callbacks run
+ * there, and {@link #leases} must be given the connection's scheduler. It keeps one small object per slot in
+ * which requests start, not one per request.
+ */
+public final class RateLeases implements StatsRecorder<Object> {
+
+    private static final long SECOND = 1_000_000_000L;
+    /** The context of a probe: never counted as an overload, only looked at for coming back in time. */
+    private static final Object PROBE = new Object();
+    /** The most a probe's interval grows to, in multiples of the first, while probes keep coming back late. */
+    private static final int MAX_PROBE_BACKOFF = 16;
+
+    private final Limit limit;
+    private final long targetNanos;
+    private final long periodNanos;
+    private final long probeIntervalNanos;
+    private final long slotNanos;
+    private final double lateShare;
+    private final NanoClock clock;
+
+    private final RequestSlots slots;
+
+    private int inFlight;
+    private long periodWorstNanos;
+    private double carry;
+    private boolean probing;
+    private boolean probeAnswered;
+    private boolean cutPending;
+    private long firstRequestNanos = Long.MIN_VALUE;
+    /** When the periodic leases last began: the first request, or the end of the last probing. */
+    private long leasingSinceNanos = Long.MIN_VALUE;
+    private long lastProbeNanos;
+    private long probeWaitNanos;
+    private Lease lastLease;
+
+    private FluxSink<Lease> sink;
+    private Scheduler scheduler;
+
+    private RateLeases(Builder b, Limit limit) {
+        this.limit = limit;
+        this.targetNanos = b.target.toNanos();
+        this.periodNanos = b.period.toNanos();
+        this.probeIntervalNanos = b.probeInterval.toNanos();
+        this.slotNanos = Math.max(1, targetNanos / 8);
+        this.slots = new RequestSlots(slotNanos, targetNanos + slotNanos);
+        this.lateShare = (100 - b.percentile) / 100;
+        this.clock = b.clock;
+    }
+
+    /** A builder of a sender keeping responses within {@code targetLatency} ({@code > 0}). */
+    public static Builder builder(Duration targetLatency) {
+        return new Builder(targetLatency);
+    }
+
+    /**
+     * The leases: the first at once, then one each period, and a cut whenever a request runs late, timed on
+     * {@code scheduler} (the connection's). Subscribe once.
+     */
+    public Flux<Lease> leases(Scheduler scheduler) {
+        Objects.requireNonNull(scheduler, "scheduler");
+        return Flux.create(s -> {
+            if (sink != null) {
+                s.error(new IllegalStateException("RateLeases.leases() is subscribed to already"));
+                return;
+            }
+            this.sink = s;
+            this.scheduler = scheduler;
+            Disposable ticks = scheduler.schedulePeriodically(() -> tick(clock.nanoTime()), 0, periodNanos,
+                TimeUnit.NANOSECONDS);
+            s.onDispose(ticks);
+        });
+    }
+
+    /** One period's end: a cut that is due, a probe, or the next lease. Package-private for tests. */
+    void tick(long nowNanos) {
+        checkOverdue(nowNanos);
+        if (probing) {
+            if (!probeAnswered) {
+                if (nowNanos - lastProbeNanos >= probeWaitNanos) {
+                    lastProbeNanos = nowNanos;
+                    emit(Lease.of(ttl(probeWaitNanos), 1));
+                    // A service still late after a probe gets more time before the next (1, 2, 4 ... intervals).
+                    probeWaitNanos = Math.min(probeWaitNanos * 2, probeIntervalNanos * MAX_PROBE_BACKOFF);
+                }
+                return;
+            }
+            probing = false;
+            leasingSinceNanos = nowNanos;
+        } else if (lastLease != null && lastLease.allowedRequests() > 0) {
+            long taken = slots.ratePerSecond(nowNanos, leasingSinceNanos, periodNanos, false);
+            limit.onSample(nowNanos, periodWorstNanos, (int) Math.max(1, Math.min(Integer.MAX_VALUE, taken)), false);
+        }
+        double allowed = (double) limit.limit() * periodNanos / SECOND + carry;
+        int requests = (int) Math.min(Integer.MAX_VALUE, Math.floor(allowed));
+        carry = Math.max(0, Math.min(1, allowed - requests));
+        emit(Lease.of(ttl(periodNanos + periodNanos / 4), requests));
+    }
+
+    private void emit(Lease lease) {
+        lastLease = lease;
+        periodWorstNanos = 0;
+        if (sink != null) {
+            sink.next(lease);
+        }
+    }
+
+    private static Duration ttl(long nanos) {
+        return Duration.ofMillis(Math.max(1, nanos / 1_000_000L));
+    }
+
+    @Override
+    public Object onRequestStarted(RequestType type, ByteBuf metadata) {
+        inFlight++;
+        if (probing) {
+            return PROBE;
+        }
+        long now = clock.nanoTime();
+        if (firstRequestNanos == Long.MIN_VALUE) {
+            firstRequestNanos = now;
+            leasingSinceNanos = now;
+        }
+        Object slot = slots.started(now);
+        checkOverdue(now);
+        return slot;
+    }
+
+    @Override
+    public void onResponseStarted(RequestType type, Object call, SignalType firstSignal, long latencyNanos,
+                                  boolean rejected) {
+        if (call == PROBE) {
+            if (!rejected && firstSignal != SignalType.CANCEL && latencyNanos <= targetNanos) {
+                probeAnswered = true;
+            }
+        } else if (rejected) {
+            slots.refused(call);
+        } else if (type == RequestType.FIRE_AND_FORGET) {
+            slots.done(call);
+        } else {
+            periodWorstNanos = Math.max(periodWorstNanos, latencyNanos);
+            if (slots.answered(call, latencyNanos, firstSignal == SignalType.CANCEL)) {
+                judge(clock.nanoTime());
+            }
+        }
+    }
+
+    @Override
+    public void onResponseTerminated(RequestType type, Object call, SignalType lastSignal) {
+        if (inFlight > 0) {
+            inFlight--;
+        }
+    }
+
+    private void checkOverdue(long nowNanos) {
+        if (slots.countOverdue(nowNanos)) {
+            judge(nowNanos);
+        }
+    }
+
+    /**
+     * An overload is more late requests during the last second than the target's percentile allows. Not judged
+     * during the first second of traffic: a cold service (classes loading, code compiling, caches filling) is
+     * slow at first, and a limit backed off from those few requests would take long to grow back.
+     */
+    private void judge(long nowNanos) {
+        if (nowNanos - firstRequestNanos < SECOND) {
+            return;
+        }
+        long late = slots.lateInLastSecond(nowNanos);
+        if (late > 0 && late > slots.startedInLastSecond(nowNanos) * lateShare) {
+            overload(nowNanos, answeredInTime(nowNanos));
+        }
+    }
+
+    /**
+     * The requests the service answered in time during the second before lateness began (since the first request,
+     * per second, if that was less than a second ago). A pause for probes in that second counts as a pause: a
+     * service that counts its requests per window of time has a window's worth in that second, however they came.
+     */
+    private long answeredInTime(long nowNanos) {
+        return slots.ratePerSecond(nowNanos - targetNanos - slotNanos, firstRequestNanos, periodNanos, true);
+    }
+
+    /**
+     * Too many requests ran late: everything unanswered now is part of this overload and counts for nothing more,
+     * the limit backs off from the rate the service {@code answered} in time in the second before, and a lease of
+     * nothing goes out.
+     */
+    private void overload(long nowNanos, long answered) {
+        slots.settle();
+        if (probing) {
+            return;
+        }
+        limit.onSample(nowNanos, targetNanos, (int) Math.max(1, Math.min(Integer.MAX_VALUE, answered)), true);
+        probing = true;
+        probeAnswered = false;
+        lastProbeNanos = nowNanos;
+        probeWaitNanos = probeIntervalNanos;
+        carry = 0;
+        if (!cutPending && scheduler != null) {
+            // Not from inside the recorder's callback: the lease in force is being consulted right now.
+            cutPending = true;
+            scheduler.schedule(() -> {
+                cutPending = false;
+                if (probing) {
+                    emit(Lease.of(ttl(probeWaitNanos), 0));
+                }
+            });
+        }
+    }
+
+    /** Requests started and not yet terminated. */
+    public int inFlight() {
+        return inFlight;
+    }
+
+    /** The limit this sender feeds, in requests per second. */
+    public Limit limit() {
+        return limit;
+    }
+
+    /** The last lease sent, or null before the first. */
+    public Lease lastLease() {
+        return lastLease;
+    }
+
+    /** True from an overload until a probe comes back within the target. */
+    public boolean probing() {
+        return probing;
+    }
+
+    @Override
+    public String toString() {
+        return "RateLeases(" + limit + ", target " + targetNanos / 1_000_000.0 + " ms, last " + lastLease
+            + (probing ? ", probing)" : ")");
+    }
+
+    /** Settings of a {@link RateLeases}; validated when set. */
+    public static final class Builder {
+        private final Duration target;
+        private Limit limit;
+        private Duration period = Duration.ofMillis(25);
+        private Duration probeInterval = Duration.ofMillis(50);
+        private double percentile = 99.5;
+        private NanoClock clock = NanoClock.SYSTEM;
+
+        private Builder(Duration target) {
+            if (target == null || target.isNegative() || target.isZero()) {
+                throw new IllegalArgumentException("targetLatency must be > 0, got " + target);
+            }
+            this.target = target;
+        }
+
+        /** The limit, in requests per second; give each connection its own (default: a new {@link CubicLimit}). */
+        public Builder limit(Limit limit) {
+            this.limit = Objects.requireNonNull(limit, "limit");
+            return this;
+        }
+
+        /** How often a lease goes out, between 1 ms and 2^30-1 ms: shorter gives smaller bursts. */
+        public Builder period(Duration period) {
+            this.period = checkedMillis("period", period);
+            return this;
+        }
+
+        /** After an overload, how often one probe request is leased until one comes back in time. */
+        public Builder probeInterval(Duration interval) {
+            this.probeInterval = checkedMillis("probeInterval", interval);
+            return this;
+        }
+
+        /**
+         * The share of responses the target holds for, as a percentile in {@code [50, 100]}: 99.5 (the default)
+         * tolerates one late request in two hundred over a second; 100 none.
+         */
+        public Builder percentile(double percentile) {
+            if (!(percentile >= 50 && percentile <= 100)) {
+                throw new IllegalArgumentException("percentile must be between 50 and 100, got " + percentile);
+            }
+            this.percentile = percentile;
+            return this;
+        }
+
+        /** Where time comes from; a virtual clock in tests. */
+        public Builder clock(NanoClock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        public RateLeases build() {
+            return new RateLeases(this, limit != null ? limit : CubicLimit.builder().build());
+        }
+
+        private static Duration checkedMillis(String name, Duration d) {
+            if (d == null || d.toMillis() < 1 || d.toMillis() > (1L << 30) - 1) {
+                throw new IllegalArgumentException(name + " must be between 1 ms and 2^30-1 ms, got " + d);
+            }
+            return d;
+        }
+    }
+}

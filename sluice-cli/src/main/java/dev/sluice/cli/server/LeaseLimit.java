@@ -1,6 +1,7 @@
 package dev.sluice.cli.server;
 
 import dev.sluice.limits.adaptive.AimdLimit;
+import dev.sluice.limits.adaptive.CubicLimit;
 import dev.sluice.limits.adaptive.Gradient2Limit;
 import dev.sluice.limits.adaptive.Limit;
 import dev.sluice.limits.adaptive.VegasLimit;
@@ -11,9 +12,10 @@ import picocli.CommandLine;
 
 /**
  * The limit algorithms {@code sluice server --lease adaptive} can size its leases with ({@code --lease-limit}), each
- * built as a server of unknown speed needs it: from {@value #INITIAL} requests in flight, allowed down to
- * {@value #MIN} (a service that is slow at any concurrency, like the demo's, still gets a lease) and up to the
- * algorithm's own maximum.
+ * built as a server of unknown speed needs it. AIMD, Vegas and Gradient2 estimate requests in flight, from
+ * {@value #INITIAL}, allowed down to {@value #MIN} (a service that is slow at any concurrency, like the demo's,
+ * still gets a lease) and up to the algorithm's own maximum; leases follow by Little's law. CUBIC moves requests per
+ * second directly ({@link dev.sluice.core.RateLeases}), from 10 per second, and needs a target latency.
  */
 public enum LeaseLimit {
 
@@ -34,6 +36,17 @@ public enum LeaseLimit {
         Limit create() {
             return Gradient2Limit.builder().initialLimit(INITIAL).minLimit(MIN).build();
         }
+    },
+    CUBIC {
+        @Override
+        Limit create() {
+            return CubicLimit.builder().build();
+        }
+
+        @Override
+        boolean perSecond() {
+            return true;
+        }
     };
 
     /** Where every limit starts: a few requests in flight, grown from there by the samples. */
@@ -44,7 +57,12 @@ public enum LeaseLimit {
     /** A new limit of this algorithm: one per connection, fed on its event loop. */
     abstract Limit create();
 
-    /** The option's spelling: {@code aimd}, {@code vegas}, {@code gradient2}. */
+    /** Whether the limit counts requests per second (a rate lease sender) rather than requests in flight. */
+    boolean perSecond() {
+        return false;
+    }
+
+    /** The option's spelling: {@code aimd}, {@code vegas}, {@code gradient2}, {@code cubic}. */
     @Override
     public String toString() {
         return name().toLowerCase(Locale.ROOT);
@@ -59,7 +77,8 @@ public enum LeaseLimit {
                     return l;
                 }
             }
-            throw new CommandLine.TypeConversionException("expected aimd, vegas or gradient2, got '" + value + "'");
+            throw new CommandLine.TypeConversionException("expected aimd, vegas, gradient2 or cubic, got '" + value
+                + "'");
         }
     }
 

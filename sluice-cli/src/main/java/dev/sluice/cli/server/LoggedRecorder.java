@@ -7,9 +7,10 @@ import reactor.core.publisher.SignalType;
 
 /**
  * Hands the engine's reports on one connection's requests to the server's log counters and to a lease sender's own
- * recorder alike (an adaptive sender's limit, a shared lease's use count), each with its own call context.
+ * recorder alike (an adaptive sender's limit, a shared lease's use count). The engine keeps the sender's call
+ * context; the log's is the request type, which it can rebuild from the callback's own argument.
  */
-final class LoggedRecorder implements StatsRecorder<RequestType> {
+final class LoggedRecorder implements StatsRecorder<Object> {
 
     private final ServerStats log;
     private final StatsRecorder<Object> sender;
@@ -20,22 +21,22 @@ final class LoggedRecorder implements StatsRecorder<RequestType> {
     }
 
     @Override
-    public RequestType onRequestStarted(RequestType type, ByteBuf metadata) {
-        sender.onRequestStarted(type, metadata);
-        return log.onRequestStarted(type, metadata);
+    public Object onRequestStarted(RequestType type, ByteBuf metadata) {
+        log.onRequestStarted(type, metadata);
+        return sender.onRequestStarted(type, metadata);
     }
 
     @Override
-    public void onResponseStarted(RequestType type, RequestType call, SignalType firstSignal, long latencyNanos,
+    public void onResponseStarted(RequestType type, Object call, SignalType firstSignal, long latencyNanos,
                                   boolean rejected) {
-        sender.onResponseStarted(type, null, firstSignal, latencyNanos, rejected);
-        log.onResponseStarted(type, call, firstSignal, latencyNanos, rejected);
+        sender.onResponseStarted(type, call, firstSignal, latencyNanos, rejected);
+        log.onResponseStarted(type, type, firstSignal, latencyNanos, rejected);
     }
 
     @Override
-    public void onResponseTerminated(RequestType type, RequestType call, SignalType lastSignal) {
-        sender.onResponseTerminated(type, null, lastSignal);
-        log.onResponseTerminated(type, call, lastSignal);
+    public void onResponseTerminated(RequestType type, Object call, SignalType lastSignal) {
+        sender.onResponseTerminated(type, call, lastSignal);
+        log.onResponseTerminated(type, type, lastSignal);
     }
 
     @Override

@@ -130,6 +130,30 @@ class ServerCommandTest {
         }
     }
 
+    /**
+     * With a target latency and no {@code --lease-limit}, leases are a rate sized by CUBIC: a client's first request
+     * waits for its first permit (10 a second, a quarter of one per 25 ms lease at first) and is answered.
+     */
+    @Test
+    void aTargetLatencyAloneGivesRateLeasesSizedByCubic() {
+        ServerCommand server = new ServerCommand();
+        new CommandLine(server).parseArgs("--address", "127.0.0.1:0", "--concurrency-delay", "=> 1",
+            "--lease", "adaptive", "--target-latency", "50ms");
+        CloseableServer running = server.start();
+        Connection client = RSocketConnector.create().lease()
+            .connect(TcpClientTransport.create("127.0.0.1", running.port())).block(TIMEOUT);
+        try {
+            for (int i = 0; i < 5; i++) {
+                client.requestResponse(Payload.create("a")).block(TIMEOUT).release();
+            }
+            assertThat(server.stats().sinceLastCall()).startsWith("accepted=5 rejected=0 request-response p99=")
+                .containsPattern(" lease=\\d+ requests / 31 ms limit=\\d+ \\(cubic\\)$");
+        } finally {
+            client.dispose();
+            running.dispose();
+        }
+    }
+
     @Test
     void onShutdownItSaysHowLongItDrains() {
         ServerCommand server = new ServerCommand();

@@ -13,16 +13,16 @@ final class DemoTable {
     private DemoTable() {
     }
 
-    static String render(List<Scenario> scenarios) {
+    static String render(List<ScenarioResult> results) {
         StringBuilder b = new StringBuilder();
         b.append("| leased requests | p99 latency | accepted/s | rejected/s | failed | published p99 | published"
             + " accepted/s | published rejected/s |\n");
         b.append("|---|---|---|---|---|---|---|---|\n");
-        for (Scenario s : scenarios) {
-            LoadSummary m = s.summary();
-            long[] pub = published(s.leaseAllowed());
-            b.append(String.format(Locale.ROOT, "| %d | %s | %.0f | %.0f | %d | %s | %s | %s |%n",
-                s.leaseAllowed(), millis(m.successLatency().p99Micros()), m.successesPerSecond(),
+        for (ScenarioResult r : results) {
+            LoadSummary m = r.summary();
+            long[] pub = r.scenario().adaptive() ? null : published(r.scenario().leaseAllowed());
+            b.append(String.format(Locale.ROOT, "| %s | %s | %.0f | %.0f | %d | %s | %s | %s |%n",
+                r.scenario().tableLabel(), millis(m.successLatency().p99Micros()), m.successesPerSecond(),
                 m.rejectedPerSecond(), m.failed(),
                 pub == null ? "-" : pub[1] + " ms", pub == null ? "-" : Long.toString(pub[2]),
                 pub == null ? "-" : Long.toString(pub[3])));
@@ -40,7 +40,7 @@ final class DemoTable {
     }
 
     static String millis(long micros) {
-        return micros >= 10_000 ? String.format(Locale.ROOT, "%d ms", Math.round(micros / 1000.0))
+        return micros >= 100_000 ? String.format(Locale.ROOT, "%d ms", Math.round(micros / 1000.0))
             : String.format(Locale.ROOT, "%.1f ms", micros / 1000.0);
     }
 }

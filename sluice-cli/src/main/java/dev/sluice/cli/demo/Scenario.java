@@ -1,17 +1,60 @@
 package dev.sluice.cli.demo;
 
-import dev.sluice.cli.load.LoadSummary;
+import java.util.Locale;
 
 /**
- * One demo scenario and its outcome.
+ * One demo scenario, as {@code --leases} names it: a fixed lease per server ({@code 100}), or adaptive leases
+ * ({@code adaptive}), optionally with one server twice as slow all along ({@code adaptive-slow-server}) or for the
+ * middle half of the run ({@code adaptive-slowdown}).
  *
- * @param leaseAllowed requests each server leases per second
- * @param summary      what the load generator measured through the proxy
+ * @param leaseAllowed requests each server leases per second; null for adaptive leases
+ * @param slowServer   the last server's delays are doubled for the whole run
+ * @param slowdown     the last server's delays are doubled from a quarter of the run to three quarters
  */
-public record Scenario(int leaseAllowed, LoadSummary summary) {
+public record Scenario(Integer leaseAllowed, boolean slowServer, boolean slowdown) {
 
-    /** The scenario's name in tables and the report. */
+    /** What {@code --leases} accepts besides whole numbers. */
+    static final String ADAPTIVE_TOKENS = "adaptive, adaptive-slow-server, adaptive-slowdown";
+
+    /** Reads one {@code --leases} entry; the message of the exception says what is accepted. */
+    static Scenario parse(String token) {
+        String t = token.trim().toLowerCase(Locale.ROOT);
+        switch (t) {
+            case "adaptive":
+                return new Scenario(null, false, false);
+            case "adaptive-slow-server":
+                return new Scenario(null, true, false);
+            case "adaptive-slowdown":
+                return new Scenario(null, false, true);
+            default:
+                try {
+                    int lease = Integer.parseInt(t);
+                    if (lease < 0) {
+                        throw new IllegalArgumentException("--leases must be >= 0, got " + lease);
+                    }
+                    return new Scenario(lease, false, false);
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("--leases takes whole numbers and " + ADAPTIVE_TOKENS
+                        + ", got '" + token + "'");
+                }
+        }
+    }
+
+    boolean adaptive() {
+        return leaseAllowed == null;
+    }
+
+    /** The scenario's name in tables and the report; adaptive ones start with {@code adaptive}. */
     public String name() {
-        return "lease " + leaseAllowed + "/s";
+        if (!adaptive()) {
+            return "lease " + leaseAllowed + "/s";
+        }
+        return slowServer ? "adaptive, one server 2x slower" : slowdown ? "adaptive, one server 2x slower mid-run"
+            : "adaptive";
+    }
+
+    /** The first column of the result table: the lease, or the name. */
+    String tableLabel() {
+        return adaptive() ? name() : Integer.toString(leaseAllowed);
     }
 }

@@ -8,6 +8,7 @@ import dev.sluice.cli.load.LoadSummary;
 import dev.sluice.cli.report.internal.Html;
 import dev.sluice.cli.report.internal.LatencyChart;
 import dev.sluice.cli.report.internal.RequestsChart;
+import dev.sluice.cli.report.internal.ServerLinesChart;
 import dev.sluice.cli.report.internal.Stylesheet;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -75,10 +76,19 @@ public final class HtmlReport {
 
     /** Adds a scenario: its name (e.g. {@code lease 100/s}) and what the load run measured. */
     public HtmlReport scenario(String name, LoadSummary summary) {
-        if (name == null || summary == null) {
-            throw new IllegalArgumentException("name and summary must not be null, got " + name + ", " + summary);
+        return scenario(name, summary, List.of());
+    }
+
+    /**
+     * Adds a scenario with what each server saw during it: its section then also charts each server's leases and
+     * latency per second.
+     */
+    public HtmlReport scenario(String name, LoadSummary summary, List<ServerTimeline> servers) {
+        if (name == null || summary == null || servers == null) {
+            throw new IllegalArgumentException("name, summary and servers must not be null, got " + name + ", "
+                + summary + ", " + servers);
         }
-        scenarios.add(new Entry(name, summary));
+        scenarios.add(new Entry(name, summary, List.copyOf(servers)));
         return this;
     }
 
@@ -144,8 +154,12 @@ public final class HtmlReport {
             .append("; rejection latency ").append(percentiles(s.rejectionLatency())).append(".</p>\n");
         b.append("<div class=\"charts\">\n")
             .append(RequestsChart.render(e.name() + ": requests per second by outcome", s.seconds()))
-            .append(LatencyChart.render(e.name() + ": latency of responses per second", s.seconds()))
-            .append("</div>\n");
+            .append(LatencyChart.render(e.name() + ": latency of responses per second", s.seconds()));
+        if (!e.servers().isEmpty()) {
+            b.append(ServerLinesChart.leases(e.name() + ": requests each server leased per second", e.servers()))
+                .append(ServerLinesChart.latency(e.name() + ": p99 at each server per second", e.servers()));
+        }
+        b.append("</div>\n");
         if (!s.responsesByServer().isEmpty()) {
             b.append("<table class=\"servers\">\n<thead><tr><th>answered by</th><th>responses</th>")
                 .append("<th>per s</th><th>share</th></tr></thead>\n<tbody>\n");
@@ -186,6 +200,6 @@ public final class HtmlReport {
         return sec == Math.rint(sec) ? Long.toString((long) sec) : String.format(Locale.ROOT, "%.3f", sec);
     }
 
-    private record Entry(String name, LoadSummary summary) {
+    private record Entry(String name, LoadSummary summary, List<ServerTimeline> servers) {
     }
 }

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -44,16 +45,31 @@ public final class JsonSummary {
         });
     }
 
-    /** {@code sluice demo}: each lease size's run, in order, and the report written. */
-    public static String demo(RunInfo info, Map<Integer, LoadSummary> byLease, Path report) {
+    /**
+     * One {@code sluice demo} scenario's run.
+     *
+     * @param name                    the scenario's name ({@code lease 100/s}, {@code adaptive}, ...)
+     * @param leasePerServerPerSecond the fixed lease, or null for adaptive leases
+     * @param run                     what the load generator measured
+     */
+    public record DemoScenario(String name, Integer leasePerServerPerSecond, LoadSummary run) {
+    }
+
+    /** {@code sluice demo}: each scenario's run, in order, and the report written. */
+    public static String demo(RunInfo info, List<DemoScenario> scenarios, Path report) {
         return object(info, "demo", 0, g -> {
             g.writeStringField("report", report.toAbsolutePath().toString());
             g.writeArrayFieldStart("scenarios");
-            for (Map.Entry<Integer, LoadSummary> e : byLease.entrySet()) {
+            for (DemoScenario s : scenarios) {
                 g.writeStartObject();
-                g.writeNumberField("leasePerServerPerSecond", e.getKey());
+                g.writeStringField("scenario", s.name());
+                if (s.leasePerServerPerSecond() != null) {
+                    g.writeNumberField("leasePerServerPerSecond", s.leasePerServerPerSecond());
+                } else {
+                    g.writeNullField("leasePerServerPerSecond");
+                }
                 g.writeFieldName("run");
-                run(g, e.getValue());
+                run(g, s.run());
                 g.writeEndObject();
             }
             g.writeEndArray();

@@ -26,6 +26,7 @@ public final class SaturableService implements RSocket {
     private final SplittableRandom random = new SplittableRandom();
     private long windowStart;
     private long inWindow;
+    private volatile double slowdown = 1;
 
     public SaturableService(ConcurrencyDelay delays, String address, LongSupplier nanoClock) {
         this.delays = delays;
@@ -37,6 +38,14 @@ public final class SaturableService implements RSocket {
     /** What request-response answers with (the server's address, known once it is bound). */
     public void answerWith(String address) {
         this.address = address;
+    }
+
+    /** Makes every delay from now on {@code factor} times as long (1 = as the table says); for the demo. */
+    public void slowDown(double factor) {
+        if (!(factor >= 1)) {
+            throw new IllegalArgumentException("slowdown factor must be >= 1, got " + factor);
+        }
+        this.slowdown = factor;
     }
 
     /** How long until the next one-second window starts, in nanoseconds. */
@@ -54,7 +63,9 @@ public final class SaturableService implements RSocket {
             inWindow = 0;
         }
         inWindow++;
-        return delays.delayNanos(inWindow, random);
+        long delay = delays.delayNanos(inWindow, random);
+        double factor = slowdown;
+        return factor == 1 ? delay : (long) (delay * factor);
     }
 
     @Override

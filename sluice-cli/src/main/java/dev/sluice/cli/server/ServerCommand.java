@@ -59,8 +59,9 @@ public final class ServerCommand implements Callable<Integer> {
 
     @Option(names = "--lease-limit", paramLabel = "ALGORITHM", converter = LeaseLimit.Converter.class,
         completionCandidates = LeaseLimit.Candidates.class,
-        description = "with --lease adaptive: the limit that sizes the leases, aimd, vegas or gradient2 (default:"
-            + " gradient2, which needs no target latency)")
+        description = "with --lease adaptive: the limit that sizes the leases: cubic (requests per second, needs"
+            + " --target-latency), or aimd, vegas, gradient2 (requests in flight) (default: cubic with a target"
+            + " latency, gradient2 without)")
     LeaseLimit leaseLimit;
 
     @Option(names = "--target-latency", paramLabel = "DURATION", converter = DurationConverter.class,
@@ -90,6 +91,7 @@ public final class ServerCommand implements Callable<Integer> {
     CommandSpec spec;
 
     private ServerStats stats;
+    private SaturableService service;
     private AdaptiveServerLeases adaptiveLeases;
     private Address bound;
 
@@ -103,9 +105,25 @@ public final class ServerCommand implements Callable<Integer> {
         return c;
     }
 
+    /**
+     * A server leasing adaptively, each client a rate sized by CUBIC to keep responses within {@code target}, for the
+     * demo (no command line).
+     */
+    public static ServerCommand adaptive(String host, int port, Duration target) {
+        ServerCommand c = of(host, port, null, Duration.ofSeconds(1));
+        c.leaseMode = "adaptive";
+        c.targetLatency = target;
+        return c;
+    }
+
     /** What this server's responders did (available after {@link #start()}). */
     public ServerStats stats() {
         return stats;
+    }
+
+    /** The service this server runs (available after {@link #start()}). */
+    public SaturableService service() {
+        return service;
     }
 
     /** Validates the options and starts the server; the caller owns the returned server. */
@@ -131,12 +149,13 @@ public final class ServerCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         stats = new ServerStats();
-        adaptiveLeases = adaptive() ? new AdaptiveServerLeases(leaseLimit == null ? LeaseLimit.GRADIENT2
-            : leaseLimit, targetLatency, stats) : null;
+        LeaseLimit algorithm = leaseLimit != null ? leaseLimit
+            : targetLatency != null ? LeaseLimit.CUBIC : LeaseLimit.GRADIENT2;
+        adaptiveLeases = adaptive() ? new AdaptiveServerLeases(algorithm, targetLatency, stats) : null;
         if (adaptiveLeases != null) {
-            stats.adaptive((leaseLimit == null ? LeaseLimit.GRADIENT2 : leaseLimit).toString());
+            stats.adaptive(algorithm.toString());
         }
-        SaturableService service = new SaturableService(delays, address.hostPort(), System::nanoTime);
+        service = new SaturableService(delays, address.hostPort(), System::nanoTime);
         SluiceMetrics meters = metrics.start("server");
         if (meters != null) {
             rateLimit.observeGates(meters::gate);
@@ -235,6 +254,10 @@ public final class ServerCommand implements Callable<Integer> {
             if (targetLatency != null && (targetLatency.isNegative() || targetLatency.isZero())) {
                 throw new IllegalArgumentException("--target-latency must be > 0, got " + targetLatency.toMillis()
                     + "ms");
+            }
+            if (leaseLimit == LeaseLimit.CUBIC && targetLatency == null) {
+                throw new IllegalArgumentException("--lease-limit cubic keeps responses within a target: add"
+                    + " --target-latency (e.g. 20ms)");
             }
         } else if (leaseLimit != null || targetLatency != null) {
             throw new IllegalArgumentException((leaseLimit != null ? "--lease-limit" : "--target-latency")

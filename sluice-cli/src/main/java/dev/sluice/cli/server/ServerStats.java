@@ -30,6 +30,7 @@ public final class ServerStats implements StatsRecorder<RequestType> {
     private final LongAdder rejected = new LongAdder();
     private final Recorder[] latency = new Recorder[RequestType.values().length];
     private final AtomicReference<String> lastLease = new AtomicReference<>("none");
+    private final LongAdder leased = new LongAdder();
     /** Each connection's current limit, with adaptive leases; the log shows their sum. */
     private final Set<AtomicInteger> limits = ConcurrentHashMap.newKeySet();
     private volatile String limitAlgorithm;
@@ -42,9 +43,24 @@ public final class ServerStats implements StatsRecorder<RequestType> {
         }
     }
 
-    /** Remembers the last lease sent, for the log. */
+    /** Remembers the last lease sent, for the log, and counts what it allows. */
     public void leaseSent(int allowed, long ttlMillis) {
         lastLease.set(allowed + " requests / " + ttlMillis + " ms");
+        leased.add(allowed);
+    }
+
+    /** Requests allowed by all leases sent so far, to all clients together. */
+    public long leased() {
+        return leased.sum();
+    }
+
+    /**
+     * The p99 of the request-response latency since the previous call to this or to {@link #sinceLastCall()} (they
+     * share the interval), in microseconds; -1 without any.
+     */
+    public long requestResponseP99Micros() {
+        Histogram h = latency[RequestType.REQUEST_RESPONSE.ordinal()].getIntervalHistogram();
+        return h.getTotalCount() == 0 ? -1 : h.getValueAtPercentile(99);
     }
 
     /** Adaptive leases of {@code algorithm}: the log line shows the connections' limits from now on. */

@@ -25,4 +25,26 @@ class DemoCommandTest {
         String html = Files.readString(report);
         assertThat(html).contains("<svg").contains("lease 30/s").doesNotContain("http://").doesNotContain("https://");
     }
+
+    @Test
+    void anAdaptiveScenarioHasItsRowAndChartsEachServersLeasesAndLatency(@TempDir Path dir) throws IOException {
+        Path report = dir.resolve("demo.html");
+        String out = CliRun.run("demo", "--duration", "2s", "--warmup", "0s", "--rps", "200",
+            "--leases", "adaptive,adaptive-slow-server", "--report", report.toString());
+        assertThat(out).startsWith("0|")
+            .contains("== scenario: adaptive: each server leases what keeps its responses within 20ms ==")
+            .contains("| adaptive | ").contains("| adaptive, one server 2x slower | ");
+        String html = Files.readString(report);
+        assertThat(html).contains("adaptive: requests each server leased per second")
+            .contains("adaptive, one server 2x slower: p99 at each server per second");
+    }
+
+    @Test
+    void anUnknownScenarioIsRefusedWithWhatIsAccepted() {
+        assertThat(CliRun.run("demo", "--leases", "100,fast")).startsWith("2|")
+            .contains("--leases takes whole numbers and adaptive, adaptive-slow-server, adaptive-slowdown, got 'fast'");
+        assertThat(CliRun.run("demo", "--leases", "-3")).startsWith("2|").contains("--leases must be >= 0, got -3");
+        assertThat(CliRun.run("demo", "--target-latency", "0ms")).startsWith("2|")
+            .contains("--target-latency must be > 0, got 0s");
+    }
 }

@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -68,6 +70,31 @@ class HtmlReportTest {
     }
 
     @Test
+    void aScenarioWithServerTimelinesChartsEachServersLeasesAndLatency() {
+        List<ServerTimeline.Second> fast = new ArrayList<>();
+        List<ServerTimeline.Second> slow = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            fast.add(new ServerTimeline.Second(120, 118, 19_500));
+            slow.add(new ServerTimeline.Second(i < 10 ? 60 : 115, i < 10 ? 59 : 113, i == 4 ? -1 : 21_000));
+        }
+        String html = HtmlReport.titled("adaptive").scenario("adaptive", SyntheticRuns.leased(20, 300, 19_000, 0),
+            List.of(new ServerTimeline("127.0.0.1:7001", fast), new ServerTimeline("127.0.0.1:7002", slow)))
+            .render();
+
+        assertThat(count(html, "<svg ")).isEqualTo(4);
+        assertThat(html).contains("<title>adaptive: requests each server leased per second</title>")
+            .contains("<title>adaptive: p99 at each server per second</title>")
+            .contains(">leased requests / s</text>").contains(">server p99 (log scale)</text>")
+            .contains(">127.0.0.1:7001</text>").contains(">127.0.0.1:7002</text>")
+            .contains("<title>127.0.0.1:7002, second 3: 60 leased</title>")
+            .contains("<title>127.0.0.1:7002, second 11: 115 leased</title>")
+            .contains("<title>127.0.0.1:7001, second 1: p99 19.5 ms</title>")
+            .doesNotContain("127.0.0.1:7002, second 5: p99");
+        // One lease line per server; latency lines: one for the fast server, two for the slow one (a gap at 5 s).
+        assertThat(count(html, "stroke=\"" + Palette.server(1) + "\"")).isGreaterThanOrEqualTo(3);
+    }
+
+    @Test
     void referencesNothingOutsideItselfAndEscapesWhatItQuotes() {
         String html = HtmlReport.titled("t <b>").scenario("<script>alert(1)</script>",
             SyntheticRuns.leased(3, 300, 19_000, 0)).render();
@@ -91,7 +118,7 @@ class HtmlReportTest {
     void rejectsABlankTitleAndMissingScenarioParts() {
         assertThatThrownBy(() -> HtmlReport.titled(" ")).hasMessage("title must not be blank, got ' '");
         assertThatThrownBy(() -> HtmlReport.titled("t").scenario("x", null))
-            .hasMessage("name and summary must not be null, got x, null");
+            .hasMessage("name, summary and servers must not be null, got x, null, []");
     }
 
     /** Writes the sample report that scripts/check-report-renders.sh opens in a browser. */

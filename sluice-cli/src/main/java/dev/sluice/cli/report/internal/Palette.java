@@ -23,6 +23,14 @@ public final class Palette {
     /** Requests that timed out: purple. */
     public static final String TIMED_OUT = "#9c36b5";
 
+    /** Servers, one line each: blue, orange, green, purple, then again. */
+    private static final String[] SERVERS = {P50, P99, ACCEPTED, TIMED_OUT};
+
     private Palette() {
+    }
+
+    /** The colour of the {@code index}-th server's line. */
+    public static String server(int index) {
+        return SERVERS[index % SERVERS.length];
     }
 }

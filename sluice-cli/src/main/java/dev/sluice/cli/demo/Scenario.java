@@ -9,7 +9,8 @@ import java.util.Locale;
  *
  * @param leaseAllowed requests each server leases per second; null for adaptive leases
  * @param slowServer   the last server's delays are doubled for the whole run
- * @param slowdown     the last server's delays are doubled from a quarter of the run to three quarters
+ * @param slowdown     the last server's delays are doubled from a quarter of {@code --duration} to three quarters,
+ *                     and the run lasts a quarter longer, so that half a duration follows the slowdown
  */
 public record Scenario(Integer leaseAllowed, boolean slowServer, boolean slowdown) {
 

@@ -66,13 +66,15 @@ final class ScenarioRunner {
             client = RSocketConnector.create().connect(TcpClientTransport.create("127.0.0.1", proxy.port()))
                 .block(Duration.ofSeconds(10));
             Sampler sampler = new Sampler(commands, addresses);
+            // The slowdown lasts half of --duration, from a quarter of it, and the run goes on for a half after
+            // it ends (10 s of the default 20 s, then 10 s more), so that the recovery shows.
             long seconds = Math.max(1, sendFor.toSeconds());
-            LoadSummary summary = LoadGenerator.create(client).ramp(Ramp.constant(rps, sendFor))
+            Duration runFor = scenario.slowdown() ? sendFor.plus(sendFor.dividedBy(4)) : sendFor;
+            LoadSummary summary = LoadGenerator.create(client).ramp(Ramp.constant(rps, runFor))
                 .drainTimeout(Duration.ofSeconds(10))
                 .onSecond(second -> {
                     sampler.sample();
                     if (scenario.slowdown()) {
-                        // Slower from a quarter of the run to three quarters (10 s of the default 20 s).
                         long next = second.second() + 1;
                         if (next == seconds / 4) {
                             commands.get(SERVERS - 1).service().slowDown(SLOWER);

@@ -23,7 +23,7 @@ import java.time.Duration;
  *       the drop and {@code k} the time the curve takes to climb from where it restarted back to {@code wMax}
  *       ({@code cbrt((wMax - limit) / scale)} at the drop). The limit never moves down
  *       without a drop. Once the curve is an eighth past {@code wMax} without a drop, the old ceiling has gone (the
- *       service got faster): the limit grows as in slow start, eight times slower, until the next drop.</li>
+ *       service got faster): the limit grows as in slow start, four times slower, until the next drop.</li>
  *   <li><b>Idle</b> ({@code inFlight * 2 < limit}): nothing grows, and the curve's clock stands still, so that a
  *       quiet minute does not leave a huge limit behind.</li>
  * </ul>
@@ -42,7 +42,7 @@ public final class CubicLimit extends ListenedLimit {
     /** How far past {@code wMax} the curve goes before the old ceiling counts as gone. */
     private static final double BEYOND = 1.125;
     /** How many times slower than slow start the limit then doubles. */
-    private static final int BEYOND_SLOWDOWN = 8;
+    private static final int BEYOND_SLOWDOWN = 4;
 
     private final int min;
     private final int max;

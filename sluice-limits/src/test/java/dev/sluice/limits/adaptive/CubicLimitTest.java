@@ -90,9 +90,9 @@ class CubicLimitTest {
         drop(limit, 0, 100);                              // 90, flattening out at 95
         assertThat(busy(limit, 8_000)).isEqualTo(103);    // under 95 * 1.125 = 106.9
         assertThat(busy(limit, 1_000)).isEqualTo(110);    // at 9 s: 110.1, an eighth past the old ceiling
-        assertThat(busy(limit, 800)).isEqualTo(130);      // from there it doubles every 8 * 400 ms: * 2^0.25
-        assertThat(drop(limit, 100, 150)).isEqualTo(117); // until the next drop: floor(0.9 * 130.9)
-        assertThat(busy(limit, 1_600)).isEqualTo(122);    // and the curve again: 124.4 - 0.1 * (4.2 - 1.6)^3
+        assertThat(busy(limit, 800)).isEqualTo(155);      // from there it doubles every 4 * 400 ms: * 2^0.5
+        assertThat(drop(limit, 100, 150)).isEqualTo(135); // until the next drop: floor(0.9 * min(155.6, 150))
+        assertThat(busy(limit, 1_600)).isEqualTo(140);    // and the curve again: 142.5 - 0.1 * (4.22 - 1.6)^3
     }
 
     @Test

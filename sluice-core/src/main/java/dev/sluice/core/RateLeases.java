@@ -216,8 +216,7 @@ public final class RateLeases implements StatsRecorder<Object> {
         if (nowNanos - firstRequestNanos < SECOND) {
             return;
         }
-        long late = slots.lateInLastSecond(nowNanos);
-        if (late > 0 && late > slots.startedInLastSecond(nowNanos) * lateShare) {
+        if (slots.lateOver(nowNanos, lateShare)) {
             overload(nowNanos, answeredInTime(nowNanos));
         }
     }

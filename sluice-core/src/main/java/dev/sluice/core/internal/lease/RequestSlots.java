@@ -101,26 +101,17 @@ public final class RequestSlots {
         return counted;
     }
 
-    /** Late requests among those started during the last second. */
-    public long lateInLastSecond(long nowNanos) {
+    /** Whether more than {@code share} of the requests started during the last second ran late (and any did). */
+    public boolean lateOver(long nowNanos, double share) {
         long late = 0;
-        for (Slot s : recent) {
-            if (nowNanos - s.startNanos <= SECOND) {
-                late += s.late;
-            }
-        }
-        return late;
-    }
-
-    /** Requests started during the last second. */
-    public long startedInLastSecond(long nowNanos) {
         long started = 0;
         for (Slot s : recent) {
             if (nowNanos - s.startNanos <= SECOND) {
+                late += s.late;
                 started += s.started;
             }
         }
-        return started;
+        return late > 0 && late > started * share;
     }
 
     /**

@@ -11,14 +11,11 @@ import dev.sluice.core.RSocket;
 import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.RSocketServer;
 import dev.sluice.core.SocketAcceptor;
-import dev.sluice.core.exceptions.RejectedException;
 import dev.sluice.limits.adaptive.Gradient2Limit;
 import dev.sluice.transport.netty.TcpClientTransport;
 import dev.sluice.transport.netty.TcpServerTransport;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -53,24 +50,10 @@ class AdaptiveLeaseSnippetTest {
         Connection client = RSocketConnector.create().lease()
             .connect(TcpClientTransport.create("127.0.0.1", server.port())).block(TIMEOUT);
         try {
-            AtomicLong ok = new AtomicLong();
-            AtomicLong rejected = new AtomicLong();
-            AtomicLong failed = new AtomicLong();
-            Flux.range(0, 2_000)
-                .flatMap(i -> client.requestResponse(Payload.create("r" + i))
-                    .doOnNext(p -> {
-                        p.release();
-                        ok.incrementAndGet();
-                    })
-                    .onErrorResume(e -> {
-                        (e instanceof RejectedException && e.getMessage().startsWith("lease_")
-                            ? rejected : failed).incrementAndGet();
-                        return Mono.empty();
-                    }), 16)
-                .then().block(TIMEOUT);
-            assertThat(failed.get()).isZero();
-            assertThat(ok.get() + rejected.get()).isEqualTo(2_000);
-            assertThat(ok.get()).as("accepted under the adaptive lease").isPositive();
+            LeaseOutcomes out = LeaseOutcomes.send(client, 2_000, 16, TIMEOUT);
+            assertThat(out.failed()).isZero();
+            assertThat(out.answered() + out.refused()).isEqualTo(2_000);
+            assertThat(out.answered()).as("accepted under the adaptive lease").isPositive();
         } finally {
             client.dispose();
             server.dispose();

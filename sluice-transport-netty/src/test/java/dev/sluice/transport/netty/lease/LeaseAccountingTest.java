@@ -17,7 +17,6 @@ import dev.sluice.transport.netty.TcpServerTransport;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
@@ -44,30 +43,16 @@ class LeaseAccountingTest {
         Connection client = RSocketConnector.create().lease().leaseWait(0, Duration.ZERO)
             .connect(TcpClientTransport.create("127.0.0.1", server.port())).block(TIMEOUT);
         try {
-            AtomicLong ok = new AtomicLong();
-            AtomicLong rejected = new AtomicLong();
-            AtomicLong failed = new AtomicLong();
-            Flux.range(0, 10_000)
-                .flatMap(i -> client.requestResponse(Payload.create("r" + i))
-                    .doOnNext(p -> {
-                        p.release();
-                        ok.incrementAndGet();
-                    })
-                    .onErrorResume(e -> {
-                        (e instanceof RejectedException && e.getMessage().startsWith("lease_")
-                            ? rejected : failed).incrementAndGet();
-                        return Mono.empty();
-                    }), 64)
-                .then().block(TIMEOUT);
-            assertThat(failed.get()).isZero();
-            assertThat(ok.get() + rejected.get()).isEqualTo(10_000);
-            assertThat(ok.get()).as("some accepted").isPositive();
-            assertThat(rejected.get()).as("some rejected").isPositive();
+            LeaseOutcomes out = LeaseOutcomes.send(client, 10_000, 64, TIMEOUT);
+            assertThat(out.failed()).isZero();
+            assertThat(out.answered() + out.refused()).isEqualTo(10_000);
+            assertThat(out.answered()).as("some accepted").isPositive();
+            assertThat(out.refused()).as("some rejected").isPositive();
             assertThat(stats.started.get()).isEqualTo(10_000);
-            assertThat(stats.accepted.get()).isEqualTo(ok.get());
-            assertThat(stats.rejected.get()).isEqualTo(rejected.get());
+            assertThat(stats.accepted.get()).isEqualTo(out.answered());
+            assertThat(stats.rejected.get()).isEqualTo(out.refused());
             assertThat(stats.terminated.get()).isEqualTo(10_000);
-            assertThat(handled.get()).as("handler invocations = accepted").isEqualTo(ok.get());
+            assertThat(handled.get()).as("handler invocations = accepted").isEqualTo(out.answered());
         } finally {
             client.dispose();
             server.dispose();

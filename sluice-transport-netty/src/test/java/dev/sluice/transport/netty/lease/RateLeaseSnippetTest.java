@@ -11,13 +11,10 @@ import dev.sluice.core.RSocketConnector;
 import dev.sluice.core.RSocketServer;
 import dev.sluice.core.RateLeases;
 import dev.sluice.core.SocketAcceptor;
-import dev.sluice.core.exceptions.RejectedException;
 import dev.sluice.transport.netty.TcpClientTransport;
 import dev.sluice.transport.netty.TcpServerTransport;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -49,25 +46,11 @@ class RateLeaseSnippetTest {
         Connection client = RSocketConnector.create().lease()
             .connect(TcpClientTransport.create("127.0.0.1", server.port())).block(TIMEOUT);
         try {
-            AtomicLong ok = new AtomicLong();
-            AtomicLong refused = new AtomicLong();
-            AtomicLong failed = new AtomicLong();
-            Flux.range(0, 400)
-                .flatMap(i -> client.requestResponse(Payload.create("r" + i))
-                    .doOnNext(p -> {
-                        p.release();
-                        ok.incrementAndGet();
-                    })
-                    .onErrorResume(e -> {
-                        (e instanceof RejectedException && e.getMessage().startsWith("lease_")
-                            ? refused : failed).incrementAndGet();
-                        return Mono.empty();
-                    }), 16)
-                .then().block(TIMEOUT);
-            assertThat(failed.get()).isZero();
-            assertThat(ok.get() + refused.get()).isEqualTo(400);
+            LeaseOutcomes out = LeaseOutcomes.send(client, 400, 16, TIMEOUT);
+            assertThat(out.failed()).isZero();
+            assertThat(out.answered() + out.refused()).isEqualTo(400);
             // Slow start from 10 a second: well over the first second's ten, the lease grew while it was used.
-            assertThat(ok.get()).as("answered under the rate lease").isGreaterThan(50);
+            assertThat(out.answered()).as("answered under the rate lease").isGreaterThan(50);
         } finally {
             client.dispose();
             server.dispose();

@@ -156,8 +156,8 @@ public final class HtmlReport {
             .append(RequestsChart.render(e.name() + ": requests per second by outcome", s.seconds()))
             .append(LatencyChart.render(e.name() + ": latency of responses per second", s.seconds()));
         if (!e.servers().isEmpty()) {
-            b.append(ServerLinesChart.leases(e.name() + ": requests each server leased per second", e.servers()))
-                .append(ServerLinesChart.latency(e.name() + ": p99 at each server per second", e.servers()));
+            b.append(ServerLinesChart.leases(e.name() + ": leases per server", e.servers()))
+                .append(ServerLinesChart.latency(e.name() + ": p99 per server", e.servers()));
         }
         b.append("</div>\n");
         if (!s.responsesByServer().isEmpty()) {

@@ -35,8 +35,8 @@ class DemoCommandTest {
             .contains("== scenario: adaptive: each server leases what keeps its responses within 20ms ==")
             .contains("| adaptive | ").contains("| adaptive, one server 2x slower | ");
         String html = Files.readString(report);
-        assertThat(html).contains("adaptive: requests each server leased per second")
-            .contains("adaptive, one server 2x slower: p99 at each server per second");
+        assertThat(html).contains("adaptive: leases per server")
+            .contains("adaptive, one server 2x slower: p99 per server");
     }
 
     @Test

@@ -82,10 +82,10 @@ class HtmlReportTest {
             .render();
 
         assertThat(count(html, "<svg ")).isEqualTo(4);
-        assertThat(html).contains("<title>adaptive: requests each server leased per second</title>")
-            .contains("<title>adaptive: p99 at each server per second</title>")
+        assertThat(html).contains("<title>adaptive: leases per server</title>")
+            .contains("<title>adaptive: p99 per server</title>")
             .contains(">leased requests / s</text>").contains(">server p99 (log scale)</text>")
-            .contains(">127.0.0.1:7001</text>").contains(">127.0.0.1:7002</text>")
+            .contains(">:7001</text>").contains(">:7002</text>")
             .contains("<title>127.0.0.1:7002, second 3: 60 leased</title>")
             .contains("<title>127.0.0.1:7002, second 11: 115 leased</title>")
             .contains("<title>127.0.0.1:7001, second 1: p99 19.5 ms</title>")

@@ -49,11 +49,16 @@ public final class ServerLinesChart {
         return lines(plot, servers, ServerTimeline.Second::p99Micros, v -> "p99 " + Latency.format(v));
     }
 
+    /** The legend shares the title's line: a server on this machine is named by its port alone. */
+    private static String shortName(String server) {
+        return server.startsWith("127.0.0.1:") ? server.substring("127.0.0.1".length()) : server;
+    }
+
     private static String lines(Plot plot, List<ServerTimeline> servers, ToLongFunction<ServerTimeline.Second> value,
                                 LongFunction<String> tooltip) {
         List<Plot.LegendEntry> legend = new ArrayList<>();
         for (int i = 0; i < servers.size(); i++) {
-            legend.add(new Plot.LegendEntry(servers.get(i).server(), Palette.server(i), false, null));
+            legend.add(new Plot.LegendEntry(shortName(servers.get(i).server()), Palette.server(i), false, null));
         }
         plot.legend(legend);
         Svg svg = plot.svg();

@@ -1,23 +1,24 @@
 package dev.sluice.cli.server;
 
 import dev.sluice.core.AdaptiveLeases;
-import dev.sluice.core.Lease;
 import dev.sluice.core.Leases;
 import dev.sluice.core.RateLeases;
 import dev.sluice.core.ServerLeaseConfigurer;
-import dev.sluice.core.StatsRecorder;
 import dev.sluice.limits.adaptive.Limit;
+import dev.sluice.limits.adaptive.SharedLimit;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
-import reactor.core.publisher.Flux;
 
 /**
- * {@code sluice server --lease adaptive}: every connection gets a limit of its own, of the chosen algorithm, and a
- * sender that sizes each lease from that connection's response latency: {@link RateLeases} for a limit counted per
- * second (CUBIC), {@link AdaptiveLeases} for one counted in flight. The server's log
+ * {@code sluice server --lease adaptive}: a sender per connection that sizes each lease from the latency the server
+ * measures. With a limit counted per second (CUBIC), {@link RateLeases} and one limit for the whole server, shared
+ * by its connections; with one counted in flight, {@link AdaptiveLeases} and a limit per connection. The server's log
  * line hears of each lease sent and of each connection's current limit.
  */
 final class AdaptiveServerLeases {
+
+    /** How often a rate lease goes out (RateLeases' default), and so how often the shared limit may hear a sample. */
+    private static final Duration RATE_PERIOD = Duration.ofMillis(25);
 
     private final LeaseLimit algorithm;
     private final Duration target;
@@ -37,24 +38,38 @@ final class AdaptiveServerLeases {
     }
 
     ServerLeaseConfigurer configurer() {
+        if (algorithm.perSecond()) {
+            return rateConfigurer();
+        }
         return scheduler -> {
             Limit limit = algorithm.create();
             AtomicInteger current = stats.trackLimit(limit.limit());
             limit.onChange(current::set);
-            Flux<Lease> leases;
-            StatsRecorder<Object> sender;
-            if (algorithm.perSecond()) {
-                RateLeases rate = RateLeases.builder(target).limit(limit).build();
-                leases = rate.leases(scheduler);
-                sender = rate;
-            } else {
-                AdaptiveLeases inFlight = AdaptiveLeases.builder(limit).targetLatency(target).build();
-                leases = inFlight.leases(scheduler);
-                sender = inFlight;
-            }
-            return Leases.of(new LoggedRecorder(stats, sender), both -> leases
+            AdaptiveLeases sender = AdaptiveLeases.builder(limit).targetLatency(target).build();
+            return Leases.of(new LoggedRecorder(stats, sender), both -> sender.leases(scheduler)
                 .doOnNext(l -> stats.leaseSent(l.allowedRequests(), l.ttl().toMillis()))
                 .doFinally(signal -> stats.untrackLimit(current)));
+        };
+    }
+
+    /**
+     * A rate is the server's to share: one limit for all its clients, each leased its part (a quarter evenly, the
+     * rest by use), so that two proxies in front of it do not each find, and take, its whole capacity.
+     */
+    private ServerLeaseConfigurer rateConfigurer() {
+        Limit limit = algorithm.create();
+        // Samples at most every half period (each connection's timer drifts), and the drops the connections see of one
+        // overload, within a tenth of a second of each other, back off once.
+        SharedLimit shared = new SharedLimit(limit, RATE_PERIOD.toNanos() / 2, Duration.ofMillis(100).toNanos());
+        AtomicInteger current = stats.trackLimit(limit.limit());
+        limit.onChange(current::set);
+        stats.sharedBy(shared::shares);
+        return scheduler -> {
+            SharedLimit.Share share = shared.join();
+            RateLeases sender = RateLeases.builder(target).period(RATE_PERIOD).limit(share).build();
+            return Leases.of(new LoggedRecorder(stats, sender), both -> sender.leases(scheduler)
+                .doOnNext(l -> stats.leaseSent(l.allowedRequests(), l.ttl().toMillis()))
+                .doFinally(signal -> share.leave()));
         };
     }
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntSupplier;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import reactor.core.publisher.SignalType;
@@ -34,6 +35,7 @@ public final class ServerStats implements StatsRecorder<RequestType> {
     /** Each connection's current limit, with adaptive leases; the log shows their sum. */
     private final Set<AtomicInteger> limits = ConcurrentHashMap.newKeySet();
     private volatile String limitAlgorithm;
+    private volatile IntSupplier sharedBy;
     private long loggedAccepted;
     private long loggedRejected;
 
@@ -66,6 +68,11 @@ public final class ServerStats implements StatsRecorder<RequestType> {
     /** Adaptive leases of {@code algorithm}: the log line shows the connections' limits from now on. */
     void adaptive(String algorithm) {
         this.limitAlgorithm = algorithm;
+    }
+
+    /** One limit shared by the connections: the log says by how many ({@code connections}) instead of summing. */
+    void sharedBy(IntSupplier connections) {
+        this.sharedBy = connections;
     }
 
     /** A connection's limit, starting at {@code initial}: set it as it changes, untrack it when the connection ends. */
@@ -144,8 +151,10 @@ public final class ServerStats implements StatsRecorder<RequestType> {
             } else {
                 b.append(limits.stream().mapToInt(AtomicInteger::get).sum());
             }
-            b.append(" (").append(algorithm).append(limits.size() > 1 ? ", sum over " + limits.size()
-                + " connections)" : ")");
+            IntSupplier shared = sharedBy;
+            int sharing = shared == null ? 0 : shared.getAsInt();
+            b.append(" (").append(algorithm).append(shared != null ? (sharing > 1 ? ", shared by " + sharing
+                + " connections)" : ")") : limits.size() > 1 ? ", sum over " + limits.size() + " connections)" : ")");
         }
         loggedAccepted = a;
         loggedRejected = r;

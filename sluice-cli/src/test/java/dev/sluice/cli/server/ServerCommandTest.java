@@ -131,25 +131,40 @@ class ServerCommandTest {
     }
 
     /**
-     * With a target latency and no {@code --lease-limit}, leases are a rate sized by CUBIC: a client's first request
-     * waits for its first permit (10 a second, a quarter of one per 25 ms lease at first) and is answered.
+     * With a target latency and no {@code --lease-limit}, leases are a rate sized by CUBIC, one limit for the server
+     * shared by its clients: a client's first request waits for its first permit (10 a second for the server at
+     * first) and is answered, and the log line says how many connections share the limit.
      */
     @Test
-    void aTargetLatencyAloneGivesRateLeasesSizedByCubic() {
+    void aTargetLatencyAloneGivesRateLeasesSizedByOneCubicLimitSharedByTheClients() {
         ServerCommand server = new ServerCommand();
         new CommandLine(server).parseArgs("--address", "127.0.0.1:0", "--concurrency-delay", "=> 1",
             "--lease", "adaptive", "--target-latency", "50ms");
         CloseableServer running = server.start();
-        Connection client = RSocketConnector.create().lease()
+        Connection first = RSocketConnector.create().lease()
+            .connect(TcpClientTransport.create("127.0.0.1", running.port())).block(TIMEOUT);
+        Connection second = RSocketConnector.create().lease()
             .connect(TcpClientTransport.create("127.0.0.1", running.port())).block(TIMEOUT);
         try {
-            for (int i = 0; i < 5; i++) {
-                client.requestResponse(Payload.create("a")).block(TIMEOUT).release();
+            for (int i = 0; i < 3; i++) {
+                first.requestResponse(Payload.create("a")).block(TIMEOUT).release();
+                second.requestResponse(Payload.create("b")).block(TIMEOUT).release();
             }
-            assertThat(server.stats().sinceLastCall()).startsWith("accepted=5 rejected=0 request-response p99=")
-                .containsPattern(" lease=\\d+ requests / 31 ms limit=\\d+ \\(cubic\\)$");
+            assertThat(server.stats().sinceLastCall()).startsWith("accepted=6 rejected=0 request-response p99=")
+                .containsPattern(" lease=\\d+ requests / 31 ms limit=\\d+ \\(cubic, shared by 2 connections\\)$");
+            second.dispose();
+            String line = server.stats().sinceLastCall();
+            for (int i = 0; i < 500 && !line.endsWith("(cubic)"); i++) {
+                Thread.sleep(10);
+                line = server.stats().sinceLastCall();
+            }
+            assertThat(line).containsPattern(" limit=\\d+ \\(cubic\\)$");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
         } finally {
-            client.dispose();
+            first.dispose();
+            second.dispose();
             running.dispose();
         }
     }

@@ -52,33 +52,13 @@ public final class AimdLimit extends ListenedLimit {
     }
 
     /** Settings of an {@link AimdLimit}; validated when set. */
-    public static final class Builder {
-        private int initial = 20;
-        private int min = 20;
-        private int max = 200;
+    public static final class Builder extends BoundedBuilder<Builder> {
         private double backoffRatio = 0.9;
         private double increase = 1;
         private Duration timeout = Duration.ofSeconds(5);
 
         private Builder() {
-        }
-
-        public Builder initialLimit(int initial) {
-            check(initial >= 1, "initialLimit < 1", initial);
-            this.initial = initial;
-            return this;
-        }
-
-        public Builder minLimit(int min) {
-            check(min >= 1, "minLimit < 1", min);
-            this.min = min;
-            return this;
-        }
-
-        public Builder maxLimit(int max) {
-            check(max >= 1, "maxLimit < 1", max);
-            this.max = max;
-            return this;
+            super(20, 20, 200);
         }
 
         /** The factor applied on a drop or timeout, in {@code [0.5, 1)}. */
@@ -104,8 +84,7 @@ public final class AimdLimit extends ListenedLimit {
 
         /** @throws IllegalArgumentException if {@code min > max} */
         public AimdLimit build() {
-            check(min <= max, "minLimit > maxLimit", min + " > " + max);
-            initial = (int) clamp(initial, min, max);
+            checkBounds();
             return new AimdLimit(this);
         }
     }

@@ -129,34 +129,14 @@ public final class CubicLimit extends ListenedLimit {
     }
 
     /** Settings of a {@link CubicLimit}; each is checked when set. */
-    public static final class Builder {
-        private int initial = 10;
-        private int min = 1;
-        private int max = 100_000;
+    public static final class Builder extends BoundedBuilder<Builder> {
         private double backoffRatio = 0.9;
         private double slowStartBackoffRatio = 0.6;
         private double scale = 0.1;
         private Duration doubling = Duration.ofMillis(400);
 
         private Builder() {
-        }
-
-        public Builder initialLimit(int initial) {
-            check(initial >= 1, "initialLimit < 1", initial);
-            this.initial = initial;
-            return this;
-        }
-
-        public Builder minLimit(int min) {
-            check(min >= 1, "minLimit < 1", min);
-            this.min = min;
-            return this;
-        }
-
-        public Builder maxLimit(int max) {
-            check(max >= 1, "maxLimit < 1", max);
-            this.max = max;
-            return this;
+            super(10, 1, 100_000);
         }
 
         /** The share of the overloaded level the limit restarts from, in {@code [0.5, 1)}. */
@@ -191,8 +171,7 @@ public final class CubicLimit extends ListenedLimit {
         }
 
         public CubicLimit build() {
-            check(min <= max, "minLimit > maxLimit", min + " > " + max);
-            initial = (int) clamp(initial, min, max);
+            checkBounds();
             return new CubicLimit(this);
         }
     }

@@ -86,34 +86,14 @@ public final class Gradient2Limit extends ListenedLimit {
     }
 
     /** Settings of a {@link Gradient2Limit}; validated when set. */
-    public static final class Builder {
-        private int initial = 20;
-        private int min = 20;
-        private int max = 200;
+    public static final class Builder extends BoundedBuilder<Builder> {
         private double smoothing = 0.2;
         private double queueSize = 4;
         private int longWindow = 600;
         private double tolerance = 1.5;
 
         private Builder() {
-        }
-
-        public Builder initialLimit(int initial) {
-            check(initial >= 1, "initialLimit < 1", initial);
-            this.initial = initial;
-            return this;
-        }
-
-        public Builder minLimit(int min) {
-            check(min >= 1, "minLimit < 1", min);
-            this.min = min;
-            return this;
-        }
-
-        public Builder maxLimit(int max) {
-            check(max >= 1, "maxLimit < 1", max);
-            this.max = max;
-            return this;
+            super(20, 20, 200);
         }
 
         /** The weight of the new value against the current one, in {@code (0, 1]}. */
@@ -146,8 +126,7 @@ public final class Gradient2Limit extends ListenedLimit {
 
         /** @throws IllegalArgumentException if {@code min > max} */
         public Gradient2Limit build() {
-            check(min <= max, "minLimit > maxLimit", min + " > " + max);
-            initial = (int) clamp(initial, min, max);
+            checkBounds();
             return new Gradient2Limit(this);
         }
     }

@@ -103,33 +103,13 @@ public final class VegasLimit extends ListenedLimit {
     }
 
     /** Settings of a {@link VegasLimit}; validated when set. */
-    public static final class Builder {
-        private int initial = 20;
-        private int min = 1;
-        private int max = 1000;
+    public static final class Builder extends BoundedBuilder<Builder> {
         private double smoothing = 1.0;
         private int probeMultiplier = 30;
         private RandomGenerator random = new SplittableRandom();
 
         private Builder() {
-        }
-
-        public Builder initialLimit(int initial) {
-            check(initial >= 1, "initialLimit < 1", initial);
-            this.initial = initial;
-            return this;
-        }
-
-        public Builder minLimit(int min) {
-            check(min >= 1, "minLimit < 1", min);
-            this.min = min;
-            return this;
-        }
-
-        public Builder maxLimit(int max) {
-            check(max >= 1, "maxLimit < 1", max);
-            this.max = max;
-            return this;
+            super(20, 1, 1000);
         }
 
         /** The weight of the new value against the current one, in {@code (0, 1]}; 1 means no smoothing. */
@@ -155,8 +135,7 @@ public final class VegasLimit extends ListenedLimit {
 
         /** @throws IllegalArgumentException if {@code min > max} */
         public VegasLimit build() {
-            check(min <= max, "minLimit > maxLimit", min + " > " + max);
-            initial = (int) clamp(initial, min, max);
+            checkBounds();
             return new VegasLimit(this);
         }
     }

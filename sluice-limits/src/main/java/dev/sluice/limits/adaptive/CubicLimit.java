@@ -11,14 +11,17 @@ import java.time.Duration;
  *
  * <ul>
  *   <li><b>Slow start</b>, until the first drop: the limit doubles every {@code doubling} of sample time while
- *       the service is busy, so an unknown capacity is found in a few doublings.</li>
+ *       the service is busy, so an unknown capacity is found in a few doublings; four times slower once the
+ *       samples' latency has risen (HyStart++'s test, RFC 9406: the least latency of a round of samples, a quarter
+ *       of a doubling, an eighth over the round before's, at least 4 ms), so that the overshoot is smaller.</li>
  *   <li><b>A drop</b>: with {@code taking} the smaller of the limit and {@code inFlight} (what the service was
  *       really taking when it overloaded, so an overshooting limit does not count), the limit becomes
  *       {@code floor(taking * backoffRatio)} and a new curve starts, flattening out at {@code wMax} = halfway between
  *       the two, {@code taking * (1 + backoffRatio) / 2}: what the service took was already too much (CUBIC's "fast
  *       convergence", applied at every drop). The drop that ends slow start comes after an overshoot of up to a
  *       doubling, and what the service took then overstates it too: the limit restarts at
- *       {@code slowStartBackoffRatio} times {@code taking}, and the curve starts flat there.</li>
+ *       {@code slowStartBackoffRatio} times {@code taking}, and the curve starts flat there (or, if latency had
+ *       risen, and slow start slowed down, flattens out halfway back).</li>
  *   <li><b>Otherwise</b>, while busy: {@code limit = wMax + scale * (t - k)^3}, with {@code t} the seconds since
  *       the drop and {@code k} the time the curve takes to climb from where it restarted back to {@code wMax}
  *       ({@code cbrt((wMax - limit) / scale)} at the drop). The limit never moves down
@@ -51,6 +54,8 @@ public final class CubicLimit extends ListenedLimit {
     private final double scale;
     private final long doublingNanos;
 
+    /** In slow start, whether latency has started to rise (then the limit doubles four times slower). */
+    private final LatencyRise rise;
     private boolean slowStart = true;
     private boolean beyond;
     private double wMax;
@@ -66,6 +71,7 @@ public final class CubicLimit extends ListenedLimit {
         this.slowStartBackoffRatio = b.slowStartBackoffRatio;
         this.scale = b.scale;
         this.doublingNanos = b.doubling.toNanos();
+        this.rise = new LatencyRise(doublingNanos / 4);
     }
 
     /** A builder with the defaults above. */
@@ -81,11 +87,12 @@ public final class CubicLimit extends ListenedLimit {
             double taking = Math.min(current, Math.max(1, inFlight));
             double next;
             if (slowStart) {
-                // Slow start overshot by up to a doubling before the drop was seen, and what the service took then
-                // overstates it too: restart well below, and only probe upwards from there.
+                // Slow start overshot before the drop was seen, and what the service took then overstates it too:
+                // restart well below. Doubling fast, by up to a doubling: only probe upwards from there. Doubling
+                // four times slower since latency rose, by less: climb back quickly to halfway.
                 slowStart = false;
                 next = Math.floor(taking * slowStartBackoffRatio);
-                wMax = next;
+                wMax = rise.risen() ? taking * (1 + slowStartBackoffRatio) / 2 : next;
             } else {
                 // Floor, so that a small limit still moves down (5 * 0.9 = 4, not 4.5 read as 4 and kept forever).
                 next = Math.floor(taking * backoffRatio);
@@ -105,7 +112,9 @@ public final class CubicLimit extends ListenedLimit {
             return current;
         }
         if (slowStart || beyond) {
-            long doubling = slowStart ? doublingNanos : BEYOND_SLOWDOWN * doublingNanos;
+            // Four times slower past the old ceiling, and in slow start once latency has risen.
+            boolean slower = beyond || rise.sample(nowNanos, rttNanos);
+            long doubling = slower ? BEYOND_SLOWDOWN * doublingNanos : doublingNanos;
             return clamp(current * Math.pow(2, (double) elapsed / doubling), min, max);
         }
         double t = (nowNanos - epochNanos) / 1e9 - k;

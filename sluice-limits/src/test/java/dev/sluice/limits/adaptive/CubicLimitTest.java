@@ -41,6 +41,34 @@ class CubicLimitTest {
         assertThat(limit.inSlowStart()).isTrue();
     }
 
+    private void sample(CubicLimit limit, long afterMillis, long rttMillis) {
+        now += afterMillis * MS;
+        limit.onSample(now, rttMillis * MS, limit.limit(), false);
+    }
+
+    @Test
+    void slowStartDoublesFourTimesSlowerOnceLatencyHasRisenAndItsDropClimbsBackToHalfway() {
+        CubicLimit limit = CubicLimit.builder().initialLimit(10).build();   // doubling 400 ms, rounds of 100 ms
+        sample(limit, 0, 2);
+        for (int i = 0; i < 16; i++) {
+            sample(limit, 25, 2);                        // 400 ms answered in 2 ms: one doubling
+        }
+        assertThat(limit.limit()).isBetween(19, 20);
+        for (int i = 0; i < 7; i++) {
+            sample(limit, 25, 12);                       // 12 ms, 10 over the lowest round: a rise, seen once a
+        }                                                // whole round has shown it
+        int before = limit.limit();                      // 10 * 2^(575 / 400) = 27.1
+        for (int i = 0; i < 16; i++) {
+            sample(limit, 25, 12);
+        }
+        assertThat(limit.limit()).isBetween(31, 33);     // 400 ms more doubles 1.6 s: 27.1 * 2^0.25 = 32.2, not 54
+        assertThat(before).isEqualTo(27);
+        // Its drop restarts at 0.6 times what the service took, on a curve back to halfway: 30 * 0.8 = 24, reached
+        // after k = cbrt(6 / 0.1) = 3.91 s
+        assertThat(drop(limit, 0, 30)).isEqualTo(18);
+        assertThat(busy(limit, 1_000)).isEqualTo(21);    // 24 - 0.1 * 2.91^3 = 21.5
+    }
+
     @Test
     void anIdleServiceGrowsNothing() {
         CubicLimit limit = limit();

@@ -1,5 +1,6 @@
 package dev.sluice.core;
 
+import dev.sluice.core.internal.lease.EstimatedTarget;
 import dev.sluice.core.internal.lease.RequestSlots;
 import dev.sluice.limits.NanoClock;
 import dev.sluice.limits.adaptive.CubicLimit;
@@ -42,6 +43,12 @@ import reactor.core.scheduler.Scheduler;
  *       as long each time the last one did not come back within the target (up to 16 intervals); once one does, the
  *       periodic leases resume from the limit. Requests that were already late, and probes, count for no new
  *       overload.</li>
+ *   <li><b>Without a target</b> ({@link #builder()}), the service's own latency sets one: twice its usual p99,
+ *       each second's p99 averaged, rising fast and falling slowly, answers over four times the target left out,
+ *       and at least 5 ms; the first second of answers, light and maybe cold, only sets a provisional target
+ *       of four times its p99. Nothing is
+ *       judged until a second of answers has given the first estimate. A service whose latency breaks away at some
+ *       load (a queue, a quota) is held below that load; one that is merely slow is not held back.</li>
  *   <li><b>Otherwise, each period</b> whose lease allowed anything, the limit gets one sample: the period's
  *       slowest response and the rate taken during the last second; the next lease allows
  *       {@code limit * period} requests, the fractions carried over (a limit under one request per period leases
@@ -60,12 +67,19 @@ public final class RateLeases implements StatsRecorder<Object> {
     private static final Object PROBE = new Object();
     /** The most a probe's interval grows to, in multiples of the first, while probes keep coming back late. */
     private static final int MAX_PROBE_BACKOFF = 16;
+    /** The least an estimated target may be: lateness finer than this is the caller's and timers' jitter. */
+    private static final long MIN_ESTIMATED_TARGET = 5_000_000L;
+    /** A target not known yet: nothing is late. */
+    private static final long UNBOUNDED = Long.MAX_VALUE / 4;
 
     private final Limit limit;
-    private final long targetNanos;
+    /** Null with a target given. */
+    private final EstimatedTarget estimate;
+    /** The target, 0 while an estimated one is not known yet. */
+    private long targetNanos;
     private final long periodNanos;
     private final long probeIntervalNanos;
-    private final long slotNanos;
+    private long slotNanos;
     private final double lateShare;
     private final NanoClock clock;
 
@@ -89,18 +103,33 @@ public final class RateLeases implements StatsRecorder<Object> {
 
     private RateLeases(Builder b, Limit limit) {
         this.limit = limit;
-        this.targetNanos = b.target.toNanos();
         this.periodNanos = b.period.toNanos();
         this.probeIntervalNanos = b.probeInterval.toNanos();
-        this.slotNanos = Math.max(1, targetNanos / 8);
-        this.slots = new RequestSlots(slotNanos, targetNanos + slotNanos);
+        if (b.target != null) {
+            this.estimate = null;
+            this.targetNanos = b.target.toNanos();
+            this.slotNanos = Math.max(1, targetNanos / 8);
+            this.slots = new RequestSlots(slotNanos, targetNanos + slotNanos);
+        } else {
+            this.estimate = new EstimatedTarget(MIN_ESTIMATED_TARGET);
+            this.slotNanos = MIN_ESTIMATED_TARGET / 8;
+            this.slots = new RequestSlots(slotNanos, UNBOUNDED);
+        }
         this.lateShare = (100 - b.percentile) / 100;
         this.clock = b.clock;
     }
 
     /** A builder of a sender keeping responses within {@code targetLatency} ({@code > 0}). */
     public static Builder builder(Duration targetLatency) {
+        if (targetLatency == null || targetLatency.isNegative() || targetLatency.isZero()) {
+            throw new IllegalArgumentException("targetLatency must be > 0, got " + targetLatency);
+        }
         return new Builder(targetLatency);
+    }
+
+    /** A builder of a sender whose target is estimated from the service's own latency (see above). */
+    public static Builder builder() {
+        return new Builder(null);
     }
 
     /**
@@ -124,6 +153,11 @@ public final class RateLeases implements StatsRecorder<Object> {
 
     /** One period's end: a cut that is due, a probe, or the next lease. Package-private for tests. */
     void tick(long nowNanos) {
+        if (estimate != null && estimate.roll(nowNanos)) {
+            targetNanos = estimate.targetNanos();
+            slotNanos = Math.max(1, targetNanos / 8);
+            slots.resize(slotNanos, targetNanos + slotNanos);
+        }
         checkOverdue(nowNanos);
         if (probing) {
             if (!probeAnswered) {
@@ -137,7 +171,7 @@ public final class RateLeases implements StatsRecorder<Object> {
             }
             probing = false;
             leasingSinceNanos = nowNanos;
-        } else if (lastLease != null && lastLease.allowedRequests() > 0) {
+        } else if (lastLease != null && lastLease.allowedRequests() > 0 && !awaitingEstimate(nowNanos)) {
             long taken = slots.ratePerSecond(nowNanos, leasingSinceNanos, periodNanos, false);
             limit.onSample(nowNanos, periodWorstNanos, (int) Math.max(1, Math.min(Integer.MAX_VALUE, taken)), false);
         }
@@ -145,6 +179,14 @@ public final class RateLeases implements StatsRecorder<Object> {
         int requests = (int) Math.min(Integer.MAX_VALUE, Math.floor(allowed));
         carry = Math.max(0, Math.min(1, allowed - requests));
         emit(Lease.of(ttl(periodNanos + periodNanos / 4), requests));
+    }
+
+    /**
+     * True past the first second of traffic while an estimated target is not known yet: the limit is not raised
+     * then, as a rate that nothing can be judged against would overshoot unseen.
+     */
+    private boolean awaitingEstimate(long nowNanos) {
+        return targetNanos == 0 && firstRequestNanos != Long.MIN_VALUE && nowNanos - firstRequestNanos >= SECOND;
     }
 
     private void emit(Lease lease) {
@@ -188,6 +230,9 @@ public final class RateLeases implements StatsRecorder<Object> {
             slots.done(call);
         } else {
             periodWorstNanos = Math.max(periodWorstNanos, latencyNanos);
+            if (estimate != null && firstSignal != SignalType.CANCEL) {
+                estimate.answered(clock.nanoTime(), latencyNanos);
+            }
             if (slots.answered(call, latencyNanos, firstSignal == SignalType.CANCEL)) {
                 judge(clock.nanoTime());
             }
@@ -213,7 +258,7 @@ public final class RateLeases implements StatsRecorder<Object> {
      * slow at first, and a limit backed off from those few requests would take long to grow back.
      */
     private void judge(long nowNanos) {
-        if (nowNanos - firstRequestNanos < SECOND) {
+        if (targetNanos == 0 || nowNanos - firstRequestNanos < SECOND) {
             return;
         }
         if (slots.lateOver(nowNanos, lateShare)) {
@@ -263,6 +308,11 @@ public final class RateLeases implements StatsRecorder<Object> {
         return inFlight;
     }
 
+    /** The latency target in force, or null while an estimated one is not known yet. */
+    public Duration target() {
+        return targetNanos == 0 ? null : Duration.ofNanos(targetNanos);
+    }
+
     /** The limit this sender feeds, in requests per second. */
     public Limit limit() {
         return limit;
@@ -280,7 +330,9 @@ public final class RateLeases implements StatsRecorder<Object> {
 
     @Override
     public String toString() {
-        return "RateLeases(" + limit + ", target " + targetNanos / 1_000_000.0 + " ms, last " + lastLease
+        return "RateLeases(" + limit + ", target " + (estimate == null ? targetNanos / 1_000_000.0 + " ms"
+            : targetNanos == 0 ? "not estimated yet" : targetNanos / 1_000_000.0 + " ms (estimated)") + ", last "
+            + lastLease
             + (probing ? ", probing)" : ")");
     }
 
@@ -293,10 +345,8 @@ public final class RateLeases implements StatsRecorder<Object> {
         private double percentile = 99.5;
         private NanoClock clock = NanoClock.SYSTEM;
 
+        /** {@code target} null: estimated. */
         private Builder(Duration target) {
-            if (target == null || target.isNegative() || target.isZero()) {
-                throw new IllegalArgumentException("targetLatency must be > 0, got " + target);
-            }
             this.target = target;
         }
 

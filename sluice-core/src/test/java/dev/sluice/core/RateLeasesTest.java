@@ -258,10 +258,62 @@ class RateLeasesTest {
         assertThat(sent).extracting(Lease::allowedRequests).containsExactly(1, 2, 1, 2, 1, 2, 1, 2, 1, 2);
     }
 
+    private RateLeases startEstimating(Limit limit) {
+        RateLeases sender = RateLeases.builder().limit(limit).clock(clock).period(Duration.ofMillis(100)).build();
+        subscription = sender.leases(vts).subscribe(sent::add);
+        vts.advanceTime();
+        return sender;
+    }
+
+    /** A second of ten requests per period, each answered after {@code latencyMillis}. */
+    private void aSecondAnsweredIn(RateLeases sender, long latencyMillis) {
+        for (int p = 0; p < 10; p++) {
+            List<Object> calls = requests(sender, 10);
+            advanceMillis(latencyMillis);
+            answer(sender, calls, latencyMillis);
+            advanceMillis(100 - latencyMillis);
+        }
+    }
+
+    @Test
+    void withoutATargetTheFirstSecondOfAnswersSetsAProvisionalOneTheNextTheUsual() {
+        RecordingLimit limit = new RecordingLimit(100);
+        RateLeases sender = startEstimating(limit);
+        assertThat(sender.target()).isNull();
+        aSecondAnsweredIn(sender, 5);
+        advanceMillis(100);                    // the tick that ends the first second of answers
+        // four times 5 ms, read from a histogram bucket at most an eighth wide
+        assertThat(sender.target()).isBetween(Duration.ofMillis(20), Duration.ofMillis(23));
+        aSecondAnsweredIn(sender, 5);
+        assertThat(sender.target()).isBetween(Duration.ofMillis(10), Duration.ofMillis(12));   // twice
+        assertThat(limit.drops).isEmpty();
+        requests(sender, 5);
+        advanceMillis(100);                    // unanswered past the target and a slot
+        assertThat(limit.drops).hasSize(1);
+        assertThat(last().allowedRequests()).isZero();
+    }
+
+    @Test
+    void withoutATargetASlowServiceIsNotHeldBackButOneBreakingAwayIs() {
+        RecordingLimit limit = new RecordingLimit(100);
+        RateLeases sender = startEstimating(limit);
+        for (int s = 0; s < 3; s++) {
+            aSecondAnsweredIn(sender, 60);
+        }
+        assertThat(sender.target()).isBetween(Duration.ofMillis(120), Duration.ofMillis(135));
+        assertThat(limit.drops).isEmpty();
+        assertThat(last().allowedRequests()).isEqualTo(10);
+        List<Object> calls = requests(sender, 10);
+        advanceMillis(400);                    // the service breaks away: 400 ms, over three times its usual p99
+        answer(sender, calls, 400);
+        assertThat(limit.drops).hasSize(1);
+    }
+
     @Test
     void settingsAreCheckedWhenSetAndTheLeasesSubscribedOnce() {
         assertThatThrownBy(() -> RateLeases.builder(Duration.ZERO))
             .hasMessage("targetLatency must be > 0, got PT0S");
+        assertThatThrownBy(() -> RateLeases.builder(null)).hasMessage("targetLatency must be > 0, got null");
         assertThatThrownBy(() -> RateLeases.builder(Duration.ofMillis(20)).period(Duration.ofNanos(10)))
             .hasMessage("period must be between 1 ms and 2^30-1 ms, got PT0.00000001S");
         RateLeases sender = start(new RecordingLimit(10));

@@ -13,8 +13,8 @@ public final class RequestSlots {
 
     private static final long SECOND = 1_000_000_000L;
 
-    private final long slotNanos;
-    private final long lateAfterNanos;
+    private long slotNanos;
+    private long lateAfterNanos;
     /** Slots of the last second and a bit, oldest first. */
     private final ArrayDeque<Slot> recent = new ArrayDeque<>();
     /** Slots that may still hold unanswered requests not yet counted late, oldest first. */
@@ -30,13 +30,25 @@ public final class RequestSlots {
         this.lateAfterNanos = lateAfterNanos;
     }
 
+    /**
+     * A new target: slots from now on are {@code slotNanos} wide, and answers later than {@code lateAfterNanos}
+     * late, those of earlier slots included.
+     */
+    public void resize(long slotNanos, long lateAfterNanos) {
+        this.slotNanos = slotNanos;
+        this.lateAfterNanos = lateAfterNanos;
+    }
+
     /** A request started at {@code nowNanos}; returns its slot, to hand back when it is answered. */
     public Object started(long nowNanos) {
         if (current == null || nowNanos - current.startNanos >= slotNanos) {
             current = new Slot(nowNanos);
             recent.addLast(current);
             watched.addLast(current);
-            while (nowNanos - recent.peekFirst().startNanos > SECOND + lateAfterNanos + 2 * slotNanos) {
+            // The rate in time is looked at a second back from when lateness began (a target not yet known is an
+            // unbounded one: nothing is late, and ten seconds suffice).
+            long kept = SECOND + Math.min(lateAfterNanos, 10 * SECOND) + 2 * slotNanos;
+            while (nowNanos - recent.peekFirst().startNanos > kept) {
                 recent.pollFirst();
             }
         }

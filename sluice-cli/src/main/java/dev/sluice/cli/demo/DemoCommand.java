@@ -30,8 +30,8 @@ import picocli.CommandLine.Spec;
     description = "Runs the lease demo: 3 saturable servers behind a least-loaded proxy, a client sending"
         + " --rps requests/s through it, once per scenario: fixed leases of 9999, 100 and 30 per server per second,"
         + " then adaptive leases sized to keep --target-latency, with equal servers, with one server twice as slow,"
-        + " and with one slowing down mid-run. Prints each second as it goes, then the result table next to the"
-        + " published one, and writes a self-contained HTML report with charts per scenario.")
+        + " with one slowing down mid-run, and with no target given. Prints each second as it goes, then the result"
+        + " table next to the published one, and writes a self-contained HTML report with charts per scenario.")
 public final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--duration", defaultValue = "20s", converter = DurationConverter.class,
@@ -41,7 +41,8 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--rps", defaultValue = "1000", description = "client rate, requests/s (default: ${DEFAULT-VALUE})")
     int rps;
 
-    @Option(names = "--leases", defaultValue = "9999,100,30,adaptive,adaptive-slow-server,adaptive-slowdown",
+    @Option(names = "--leases",
+        defaultValue = "9999,100,30,adaptive,adaptive-slow-server,adaptive-slowdown,adaptive-no-target",
         split = ",", description = "scenarios to run: fixed leases per server per second, and "
             + Scenario.ADAPTIVE_TOKENS + " (default: ${DEFAULT-VALUE})")
     List<String> leases;
@@ -80,7 +81,7 @@ public final class DemoCommand implements Callable<Integer> {
         ScenarioRunner runner = new ScenarioRunner(rps, targetLatency);
         if (!warmup.isZero()) {
             out.printf(Locale.ROOT, "warming up for %s (not reported)...%n", human(warmup));
-            runner.run(new Scenario(100, false, false), warmup, s -> { });
+            runner.run(new Scenario(100, false, false, false), warmup, s -> { });
         }
         List<ScenarioResult> results = new ArrayList<>();
         for (Scenario scenario : scenarios) {
@@ -103,7 +104,8 @@ public final class DemoCommand implements Callable<Integer> {
             .note("Adaptive scenarios: each server leases a rate sized by CUBIC to keep its responses within "
                 + human(targetLatency) + " (sluice server --lease adaptive --target-latency " + human(targetLatency)
                 + "); 'one server 2x slower' doubles the last server's delays all along, 'mid-run' from a quarter"
-                + " of the duration to three quarters, in a run a quarter longer than the others.")
+                + " of the duration to three quarters, in a run a quarter longer than the others; 'no target latency'"
+                + " leaves each server to estimate its own target, twice the p99 it usually answers in.")
             .note("Published with the design: lease 9999 → p99 4877 ms, 974 accepted/s, 0 rejected; lease 100 →"
                 + " 19 ms, 300/s, 700 rejected; lease 30 → 4 ms, 90/s, 910 rejected.");
         for (ScenarioResult r : results) {
@@ -127,7 +129,8 @@ public final class DemoCommand implements Callable<Integer> {
         if (!s.adaptive()) {
             return "each server leases " + s.leaseAllowed() + " requests/s";
         }
-        return s.name() + ": each server leases what keeps its responses within " + human(targetLatency);
+        return s.name() + ": each server leases what keeps its responses within " + (s.noTarget()
+            ? "twice its usual p99" : human(targetLatency));
     }
 
     private List<Scenario> validate() {

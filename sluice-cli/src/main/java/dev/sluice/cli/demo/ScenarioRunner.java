@@ -44,7 +44,8 @@ final class ScenarioRunner {
         try {
             List<Address> addresses = new ArrayList<>();
             for (int i = 0; i < SERVERS; i++) {
-                ServerCommand c = scenario.adaptive() ? ServerCommand.adaptive("127.0.0.1", 0, target)
+                ServerCommand c = scenario.adaptive() ? ServerCommand.adaptive("127.0.0.1", 0,
+                    scenario.noTarget() ? null : target)
                     : ServerCommand.of("127.0.0.1", 0, scenario.leaseAllowed(), Duration.ofSeconds(1));
                 CloseableServer s = c.start();
                 commands.add(c);

@@ -24,7 +24,7 @@ final class AdaptiveServerLeases {
     private final Duration target;
     private final ServerStats stats;
 
-    /** {@code target} may be null: the algorithm then judges latency by itself. */
+    /** {@code target} may be null: rate leases then estimate one, the other algorithms judge latency by themselves. */
     AdaptiveServerLeases(LeaseLimit algorithm, Duration target, ServerStats stats) {
         this.algorithm = algorithm;
         this.target = target;
@@ -33,8 +33,8 @@ final class AdaptiveServerLeases {
 
     /** What the startup line says of these leases, e.g. {@code adaptive (cubic, target 20 ms)}. */
     String describe() {
-        return "adaptive (" + algorithm + ", " + (target == null ? "no target latency" : "target "
-            + target.toMillis() + " ms") + ")";
+        return "adaptive (" + algorithm + ", " + (target != null ? "target " + target.toMillis() + " ms"
+            : algorithm.perSecond() ? "target estimated" : "no target latency") + ")";
     }
 
     ServerLeaseConfigurer configurer() {
@@ -66,7 +66,8 @@ final class AdaptiveServerLeases {
         stats.sharedBy(shared::shares);
         return scheduler -> {
             SharedLimit.Share share = shared.join();
-            RateLeases sender = RateLeases.builder(target).period(RATE_PERIOD).limit(share).build();
+            RateLeases.Builder builder = target != null ? RateLeases.builder(target) : RateLeases.builder();
+            RateLeases sender = builder.period(RATE_PERIOD).limit(share).build();
             return Leases.of(new LoggedRecorder(stats, sender), both -> sender.leases(scheduler)
                 .doOnNext(l -> stats.leaseSent(l.allowedRequests(), l.ttl().toMillis()))
                 .doFinally(signal -> share.leave()));

@@ -15,7 +15,8 @@ import picocli.CommandLine;
  * built as a server of unknown speed needs it. AIMD, Vegas and Gradient2 estimate requests in flight, from
  * {@value #INITIAL}, allowed down to {@value #MIN} (a service that is slow at any concurrency, like the demo's,
  * still gets a lease) and up to the algorithm's own maximum; leases follow by Little's law. CUBIC moves requests per
- * second directly ({@link dev.sluice.core.RateLeases}), from 10 per second, and needs a target latency.
+ * second directly ({@link dev.sluice.core.RateLeases}), from 10 per second, within a target latency given or
+ * estimated.
  */
 public enum LeaseLimit {
 

@@ -42,7 +42,8 @@ class DemoCommandTest {
     @Test
     void anUnknownScenarioIsRefusedWithWhatIsAccepted() {
         assertThat(CliRun.run("demo", "--leases", "100,fast")).startsWith("2|")
-            .contains("--leases takes whole numbers and adaptive, adaptive-slow-server, adaptive-slowdown, got 'fast'");
+            .contains("--leases takes whole numbers and adaptive, adaptive-slow-server, adaptive-slowdown,"
+                + " adaptive-no-target, got 'fast'");
         assertThat(CliRun.run("demo", "--leases", "-3")).startsWith("2|").contains("--leases must be >= 0, got -3");
         assertThat(CliRun.run("demo", "--target-latency", "0ms")).startsWith("2|")
             .contains("--target-latency must be > 0, got 0s");

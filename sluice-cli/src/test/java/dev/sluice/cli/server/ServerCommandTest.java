@@ -169,6 +169,31 @@ class ServerCommandTest {
         }
     }
 
+    /** Without a target latency, CUBIC's rate leases estimate one: the startup line says so; requests are answered. */
+    @Test
+    void adaptiveLeasesWithoutATargetEstimateOne() {
+        assertThat(new AdaptiveServerLeases(LeaseLimit.CUBIC, null, new ServerStats()).describe())
+            .isEqualTo("adaptive (cubic, target estimated)");
+        assertThat(new AdaptiveServerLeases(LeaseLimit.GRADIENT2, null, new ServerStats()).describe())
+            .isEqualTo("adaptive (gradient2, no target latency)");
+        ServerCommand server = new ServerCommand();
+        new CommandLine(server).parseArgs("--address", "127.0.0.1:0", "--concurrency-delay", "=> 1",
+            "--lease", "adaptive");
+        CloseableServer running = server.start();
+        Connection client = RSocketConnector.create().lease()
+            .connect(TcpClientTransport.create("127.0.0.1", running.port())).block(TIMEOUT);
+        try {
+            for (int i = 0; i < 3; i++) {
+                client.requestResponse(Payload.create("a")).block(TIMEOUT).release();
+            }
+            assertThat(server.stats().sinceLastCall()).startsWith("accepted=3 rejected=0 request-response p99=")
+                .containsPattern(" limit=\\d+ \\(cubic\\)$");
+        } finally {
+            client.dispose();
+            running.dispose();
+        }
+    }
+
     @Test
     void onShutdownItSaysHowLongItDrains() {
         ServerCommand server = new ServerCommand();

@@ -43,12 +43,12 @@ import reactor.core.scheduler.Scheduler;
  *       as long each time the last one did not come back within the target (up to 16 intervals); once one does, the
  *       periodic leases resume from the limit. Requests that were already late, and probes, count for no new
  *       overload.</li>
- *   <li><b>Without a target</b> ({@link #builder()}), the service's own latency sets one: twice its usual p99,
- *       each second's p99 averaged, rising fast and falling slowly, answers over four times the target left out,
- *       and at least 5 ms; the first second of answers, light and maybe cold, only sets a provisional target
- *       of four times its p99. Nothing is
- *       judged until a second of answers has given the first estimate. A service whose latency breaks away at some
- *       load (a queue, a quota) is held below that load; one that is merely slow is not held back.</li>
+ *   <li><b>Without a target</b> ({@link #builder()}), the service's own latency sets one: twice its usual p99
+ *       (each second's p99 of the answers within the target, averaged rising fast and falling slowly), at least
+ *       5 ms. The first second of answers, light and maybe cold, sets a provisional target of four times its p99;
+ *       nothing is judged before it, and past the first second of traffic the limit waits for it. A service whose
+ *       latency breaks away at some load (a queue, a quota) is held below that load; one that is merely slower
+ *       under load is not held back.</li>
  *   <li><b>Otherwise, each period</b> whose lease allowed anything, the limit gets one sample: the period's
  *       slowest response and the rate taken during the last second; the next lease allows
  *       {@code limit * period} requests, the fractions carried over (a limit under one request per period leases

@@ -103,8 +103,8 @@ public final class DemoCommand implements Callable<Integer> {
                 + " Latency is measured from each request's intended send time.")
             .note("Adaptive scenarios: each server leases a rate sized by CUBIC to keep its responses within "
                 + human(targetLatency) + " (sluice server --lease adaptive --target-latency " + human(targetLatency)
-                + "); 'one server 2x slower' doubles the last server's delays all along, 'mid-run' from a quarter"
-                + " of the duration to three quarters, in a run a quarter longer than the others; 'no target latency'"
+                + "); 'one server 2x slower' doubles the last server's delays all along, 'mid-run' from half the"
+                + " duration to all of it, in a run half again as long as the others; 'no target latency'"
                 + " leaves each server to estimate its own target, twice the p99 it usually answers in.")
             .note("Published with the design: lease 9999 → p99 4877 ms, 974 accepted/s, 0 rejected; lease 100 →"
                 + " 19 ms, 300/s, 700 rejected; lease 30 → 4 ms, 90/s, 910 rejected.");

@@ -5,12 +5,13 @@ import java.util.Locale;
 /**
  * One demo scenario, as {@code --leases} names it: a fixed lease per server ({@code 100}), or adaptive leases
  * ({@code adaptive}), optionally with one server twice as slow all along ({@code adaptive-slow-server}) or for the
- * middle half of the run ({@code adaptive-slowdown}), or with no target latency given ({@code adaptive-no-target}).
+ * middle of the run ({@code adaptive-slowdown}), or with no target latency given ({@code adaptive-no-target}).
  *
  * @param leaseAllowed requests each server leases per second; null for adaptive leases
  * @param slowServer   the last server's delays are doubled for the whole run
- * @param slowdown     the last server's delays are doubled from a quarter of {@code --duration} to three quarters,
- *                     and the run lasts a quarter longer, so that half a duration follows the slowdown
+ * @param slowdown     the last server's delays are doubled from half of {@code --duration} to all of it, and the
+ *                     run lasts half again as long, so that the leases have settled before and half a duration
+ *                     follows the slowdown
  * @param noTarget     adaptive leases without {@code --target-latency}: the servers estimate their own
  */
 public record Scenario(Integer leaseAllowed, boolean slowServer, boolean slowdown, boolean noTarget) {

@@ -67,19 +67,20 @@ final class ScenarioRunner {
             client = RSocketConnector.create().connect(TcpClientTransport.create("127.0.0.1", proxy.port()))
                 .block(Duration.ofSeconds(10));
             Sampler sampler = new Sampler(commands, addresses);
-            // The slowdown lasts half of --duration, from a quarter of it, and the run goes on for a half after
-            // it ends (10 s of the default 20 s, then 10 s more), so that the recovery shows.
+            // The slowdown starts once the leases have settled, half of --duration in, lasts half of it, and the
+            // run goes on for a half after it ends (10 s of the default 20 s, then 10 s more), so that the
+            // reaction to it is not mixed up with the start's and the recovery shows.
             long seconds = Math.max(1, sendFor.toSeconds());
-            Duration runFor = scenario.slowdown() ? sendFor.plus(sendFor.dividedBy(4)) : sendFor;
+            Duration runFor = scenario.slowdown() ? sendFor.plus(sendFor.dividedBy(2)) : sendFor;
             LoadSummary summary = LoadGenerator.create(client).ramp(Ramp.constant(rps, runFor))
                 .drainTimeout(Duration.ofSeconds(10))
                 .onSecond(second -> {
                     sampler.sample();
                     if (scenario.slowdown()) {
                         long next = second.second() + 1;
-                        if (next == seconds / 4) {
+                        if (next == seconds / 2) {
                             commands.get(SERVERS - 1).service().slowDown(SLOWER);
-                        } else if (next == seconds * 3 / 4) {
+                        } else if (next == seconds) {
                             commands.get(SERVERS - 1).service().slowDown(1);
                         }
                     }

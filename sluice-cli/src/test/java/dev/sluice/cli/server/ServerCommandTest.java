@@ -90,6 +90,12 @@ class ServerCommandTest {
         }
     }
 
+    /** A client that honours leases, connected to {@code server}. */
+    private static Connection leasingClient(CloseableServer server) {
+        return RSocketConnector.create().lease().connect(TcpClientTransport.create("127.0.0.1", server.port()))
+            .block(TIMEOUT);
+    }
+
     /**
      * {@code --lease adaptive}: each leasing client gets leases of its own, sized by a limit of its own (AIMD starts
      * at 4 and, with one request at a time and answers far under the target, stays there), and the log line shows
@@ -101,10 +107,8 @@ class ServerCommandTest {
         new CommandLine(server).parseArgs("--address", "127.0.0.1:0", "--concurrency-delay", "=> 1",
             "--lease", "adaptive", "--lease-limit", "aimd", "--target-latency", "50ms");
         CloseableServer running = server.start();
-        Connection first = RSocketConnector.create().lease()
-            .connect(TcpClientTransport.create("127.0.0.1", running.port())).block(TIMEOUT);
-        Connection second = RSocketConnector.create().lease()
-            .connect(TcpClientTransport.create("127.0.0.1", running.port())).block(TIMEOUT);
+        Connection first = leasingClient(running);
+        Connection second = leasingClient(running);
         try {
             for (int i = 0; i < 500 && (first.availability() == 0 || second.availability() == 0); i++) {
                 Thread.sleep(10);
@@ -141,10 +145,8 @@ class ServerCommandTest {
         new CommandLine(server).parseArgs("--address", "127.0.0.1:0", "--concurrency-delay", "=> 1",
             "--lease", "adaptive", "--target-latency", "50ms");
         CloseableServer running = server.start();
-        Connection first = RSocketConnector.create().lease()
-            .connect(TcpClientTransport.create("127.0.0.1", running.port())).block(TIMEOUT);
-        Connection second = RSocketConnector.create().lease()
-            .connect(TcpClientTransport.create("127.0.0.1", running.port())).block(TIMEOUT);
+        Connection first = leasingClient(running);
+        Connection second = leasingClient(running);
         try {
             for (int i = 0; i < 3; i++) {
                 first.requestResponse(Payload.create("a")).block(TIMEOUT).release();
@@ -180,8 +182,7 @@ class ServerCommandTest {
         new CommandLine(server).parseArgs("--address", "127.0.0.1:0", "--concurrency-delay", "=> 1",
             "--lease", "adaptive");
         CloseableServer running = server.start();
-        Connection client = RSocketConnector.create().lease()
-            .connect(TcpClientTransport.create("127.0.0.1", running.port())).block(TIMEOUT);
+        Connection client = leasingClient(running);
         try {
             for (int i = 0; i < 3; i++) {
                 client.requestResponse(Payload.create("a")).block(TIMEOUT).release();

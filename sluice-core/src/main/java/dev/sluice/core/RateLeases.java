@@ -48,7 +48,8 @@ import reactor.core.scheduler.Scheduler;
  *       5 ms. The first second of answers, light and maybe cold, sets a provisional target of four times its p99;
  *       nothing is judged before it, and past the first second of traffic the limit waits for it. A service whose
  *       latency breaks away at some load (a queue, a quota) is held below that load; one that is merely slower
- *       under load is not held back.</li>
+ *       under load is not held back, and one whose probes, each alone on it, still come back late about four
+ *       seconds after the cut has got slower for good: the target becomes twice the fastest of those answers.</li>
  *   <li><b>Otherwise, each period</b> whose lease allowed anything, the limit gets one sample: the period's
  *       slowest response and the rate taken during the last second; the next lease allows
  *       {@code limit * period} requests, the fractions carried over (a limit under one request per period leases
@@ -67,6 +68,12 @@ public final class RateLeases implements StatsRecorder<Object> {
     private static final Object PROBE = new Object();
     /** The most a probe's interval grows to, in multiples of the first, while probes keep coming back late. */
     private static final int MAX_PROBE_BACKOFF = 16;
+    /**
+     * Estimated targets: how many probes sent at the longest wait, with probes still coming back late, make the
+     * lateness the service's own (about four seconds after the cut with the default interval): shorter, and a
+     * service counting per window of a few seconds, late until its window ends, would be mistaken for it.
+     */
+    private static final int LATE_PROBES_TO_FOLLOW = 4;
     /** The least an estimated target may be: lateness finer than this is the caller's and timers' jitter. */
     private static final long MIN_ESTIMATED_TARGET = 5_000_000L;
     /** A target not known yet: nothing is late. */
@@ -96,6 +103,10 @@ public final class RateLeases implements StatsRecorder<Object> {
     private long leasingSinceNanos = Long.MIN_VALUE;
     private long lastProbeNanos;
     private long probeWaitNanos;
+    /** The fastest late answer to a probe since the overload, Long.MAX_VALUE if none. */
+    private long lateProbeNanos = Long.MAX_VALUE;
+    /** Probes sent at the longest wait since the overload while probes came back late. */
+    private int lateProbesAtLongestWait;
     private Lease lastLease;
 
     private FluxSink<Lease> sink;
@@ -154,14 +165,21 @@ public final class RateLeases implements StatsRecorder<Object> {
     /** One period's end: a cut that is due, a probe, or the next lease. Package-private for tests. */
     void tick(long nowNanos) {
         if (estimate != null && estimate.roll(nowNanos)) {
-            targetNanos = estimate.targetNanos();
-            slotNanos = Math.max(1, targetNanos / 8);
-            slots.resize(slotNanos, targetNanos + slotNanos);
+            retarget(estimate.targetNanos());
         }
         checkOverdue(nowNanos);
         if (probing) {
             if (!probeAnswered) {
                 if (nowNanos - lastProbeNanos >= probeWaitNanos) {
+                    if (estimate != null && lateProbeNanos != Long.MAX_VALUE
+                        && probeWaitNanos == probeIntervalNanos * MAX_PROBE_BACKOFF
+                        && ++lateProbesAtLongestWait >= LATE_PROBES_TO_FOLLOW) {
+                        // Probes, each alone on the service, came back late through the backoff and long after: the
+                        // service got slower for good, it is not overloaded. An estimated target follows it.
+                        retarget(estimate.follow(lateProbeNanos));
+                        lateProbeNanos = Long.MAX_VALUE;
+                        lateProbesAtLongestWait = 0;
+                    }
                     lastProbeNanos = nowNanos;
                     emit(Lease.of(ttl(probeWaitNanos), 1));
                     // A service still late after a probe gets more time before the next (1, 2, 4 ... intervals).
@@ -179,6 +197,12 @@ public final class RateLeases implements StatsRecorder<Object> {
         int requests = (int) Math.min(Integer.MAX_VALUE, Math.floor(allowed));
         carry = Math.max(0, Math.min(1, allowed - requests));
         emit(Lease.of(ttl(periodNanos + periodNanos / 4), requests));
+    }
+
+    private void retarget(long target) {
+        targetNanos = target;
+        slotNanos = Math.max(1, targetNanos / 8);
+        slots.resize(slotNanos, targetNanos + slotNanos);
     }
 
     /**
@@ -221,8 +245,12 @@ public final class RateLeases implements StatsRecorder<Object> {
     public void onResponseStarted(RequestType type, Object call, SignalType firstSignal, long latencyNanos,
                                   boolean rejected) {
         if (call == PROBE) {
-            if (!rejected && firstSignal != SignalType.CANCEL && latencyNanos <= targetNanos) {
-                probeAnswered = true;
+            if (!rejected && firstSignal != SignalType.CANCEL) {
+                if (latencyNanos <= targetNanos) {
+                    probeAnswered = true;
+                } else {
+                    lateProbeNanos = Math.min(lateProbeNanos, latencyNanos);
+                }
             }
         } else if (rejected) {
             slots.refused(call);
@@ -288,6 +316,8 @@ public final class RateLeases implements StatsRecorder<Object> {
         limit.onSample(nowNanos, targetNanos, (int) Math.max(1, Math.min(Integer.MAX_VALUE, answered)), true);
         probing = true;
         probeAnswered = false;
+        lateProbeNanos = Long.MAX_VALUE;
+        lateProbesAtLongestWait = 0;
         lastProbeNanos = nowNanos;
         probeWaitNanos = probeIntervalNanos;
         carry = 0;

@@ -294,6 +294,42 @@ class RateLeasesTest {
     }
 
     @Test
+    void withoutATargetAServiceThatGotSlowerForGoodIsFollowedOnceItsProbesStayLateThroughTheirBackoff() {
+        RecordingLimit limit = new RecordingLimit(100);
+        RateLeases sender = startEstimating(limit);
+        aSecondAnsweredIn(sender, 5);
+        advanceMillis(100);                    // a provisional target, then the usual one
+        aSecondAnsweredIn(sender, 5);
+        assertThat(sender.target()).isBetween(Duration.ofMillis(10), Duration.ofMillis(12));
+        List<Object> calls = requests(sender, 10);
+        advanceMillis(100);                    // the service now takes 50 ms, whatever its load
+        answer(sender, calls, 50);
+        assertThat(sender.probing()).isTrue();
+        int handled = sent.size();
+        List<Integer> probeWaits = new ArrayList<>();
+        long since = vts.now(TimeUnit.MILLISECONDS);
+        for (int t = 0; t < 60 && sender.probing(); t++) {
+            if (sent.size() > handled && last().allowedRequests() == 1) {
+                handled = sent.size();
+                probeWaits.add((int) (vts.now(TimeUnit.MILLISECONDS) - since));
+                since = vts.now(TimeUnit.MILLISECONDS);
+                List<Object> probe = requests(sender, 1);
+                advanceMillis(50);
+                answer(sender, probe, 50);     // alone on the service, and still 50 ms
+                advanceMillis(50);
+            } else {
+                advanceMillis(100);
+            }
+        }
+        assertThat(sender.probing()).isFalse();
+        assertThat(sender.target()).isEqualTo(Duration.ofMillis(100));     // twice the late probes' 50 ms
+        // Probes late through the backoff (the first after a period of 100 ms, then 50 ms doubling) and four at the
+        // longest wait, 16 * 50 ms: the target followed as the fourth of those went out, and it came back in time
+        assertThat(probeWaits).containsExactly(100, 100, 200, 400, 800, 800, 800, 800);
+        assertThat(last().allowedRequests()).isPositive();
+    }
+
+    @Test
     void withoutATargetASlowServiceIsNotHeldBackButOneBreakingAwayIs() {
         RecordingLimit limit = new RecordingLimit(100);
         RateLeases sender = startEstimating(limit);

@@ -102,6 +102,17 @@ public final class EstimatedTarget {
         return changed;
     }
 
+    /**
+     * The service answers later than the target even with nothing else to do, for good: the usual p99 becomes at
+     * least {@code latencyNanos}. Returns the new target.
+     */
+    public long follow(long latencyNanos) {
+        usualP99Nanos = Math.max(usualP99Nanos, latencyNanos);
+        provisional = false;
+        targetNanos = Math.max(minNanos, (long) (TOLERANCE * usualP99Nanos));
+        return targetNanos;
+    }
+
     /** The upper bound of the bucket holding the 99th percentile of the answers counted. */
     private long p99Nanos() {
         long above = answers - (long) Math.ceil(answers * 0.99);

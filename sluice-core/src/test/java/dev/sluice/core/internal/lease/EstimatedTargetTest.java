@@ -77,6 +77,15 @@ class EstimatedTargetTest {
     }
 
     @Test
+    void aServiceSlowerForGoodIsFollowedNeverLowered() {
+        firstSecond();
+        second(100, 0, 8_191);                            // a target of 16.382 ms
+        assertThat(target.follow(50 * MS)).isEqualTo(100 * MS);
+        assertThat(target.targetNanos()).isEqualTo(100 * MS);
+        assertThat(target.follow(10 * MS)).isEqualTo(100 * MS);
+    }
+
+    @Test
     void neverBelowTheMinimum() {
         second(100, 0, 300);                              // a provisional 1.2 ms
         assertThat(target.targetNanos()).isEqualTo(5 * MS);

@@ -69,7 +69,13 @@ final class AdaptiveServerLeases {
             RateLeases.Builder builder = target != null ? RateLeases.builder(target) : RateLeases.builder();
             RateLeases sender = builder.period(RATE_PERIOD).limit(share).build();
             return Leases.of(new LoggedRecorder(stats, sender), both -> sender.leases(scheduler)
-                .doOnNext(l -> stats.leaseSent(l.allowedRequests(), l.ttl().toMillis()))
+                .doOnNext(l -> {
+                    stats.leaseSent(l.allowedRequests(), l.ttl().toMillis());
+                    Duration estimated = target == null ? sender.target() : null;
+                    if (estimated != null) {
+                        stats.estimatedTarget(estimated);
+                    }
+                })
                 .doFinally(signal -> share.leave()));
         };
     }

@@ -3,6 +3,7 @@ package dev.sluice.cli.server;
 import dev.sluice.core.RequestType;
 import dev.sluice.core.StatsRecorder;
 import io.netty.buffer.ByteBuf;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -36,6 +37,8 @@ public final class ServerStats implements StatsRecorder<RequestType> {
     private final Set<AtomicInteger> limits = ConcurrentHashMap.newKeySet();
     private volatile String limitAlgorithm;
     private volatile IntSupplier sharedBy;
+    /** The last target a connection estimated, in microseconds; -1 with a target given, or none estimated yet. */
+    private volatile long estimatedTargetMicros = -1;
     private long loggedAccepted;
     private long loggedRejected;
 
@@ -73,6 +76,11 @@ public final class ServerStats implements StatsRecorder<RequestType> {
     /** One limit shared by the connections: the log says by how many ({@code connections}) instead of summing. */
     void sharedBy(IntSupplier connections) {
         this.sharedBy = connections;
+    }
+
+    /** A connection's rate leases estimated {@code target}; the log shows the last one reported. */
+    void estimatedTarget(Duration target) {
+        estimatedTargetMicros = target.toNanos() / 1_000;
     }
 
     /** A connection's limit, starting at {@code initial}: set it as it changes, untrack it when the connection ends. */
@@ -152,9 +160,20 @@ public final class ServerStats implements StatsRecorder<RequestType> {
                 b.append(limits.stream().mapToInt(AtomicInteger::get).sum());
             }
             IntSupplier shared = sharedBy;
-            int sharing = shared == null ? 0 : shared.getAsInt();
-            b.append(" (").append(algorithm).append(shared != null ? (sharing > 1 ? ", shared by " + sharing
-                + " connections)" : ")") : limits.size() > 1 ? ", sum over " + limits.size() + " connections)" : ")");
+            b.append(" (").append(algorithm);
+            if (shared != null) {
+                int sharing = shared.getAsInt();
+                if (sharing > 1) {
+                    b.append(", shared by ").append(sharing).append(" connections");
+                }
+            } else if (limits.size() > 1) {
+                b.append(", sum over ").append(limits.size()).append(" connections");
+            }
+            long target = estimatedTargetMicros;
+            if (target >= 0) {
+                b.append(String.format(java.util.Locale.ROOT, ", target %.1f ms estimated", target / 1000.0));
+            }
+            b.append(')');
         }
         loggedAccepted = a;
         loggedRejected = r;

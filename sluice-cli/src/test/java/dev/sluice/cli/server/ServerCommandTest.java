@@ -171,9 +171,12 @@ class ServerCommandTest {
         }
     }
 
-    /** Without a target latency, CUBIC's rate leases estimate one: the startup line says so; requests are answered. */
+    /**
+     * Without a target latency, CUBIC's rate leases estimate one: the startup line says so, requests are answered,
+     * and once a second of answers has given the first estimate the log line shows it.
+     */
     @Test
-    void adaptiveLeasesWithoutATargetEstimateOne() {
+    void adaptiveLeasesWithoutATargetEstimateOne() throws InterruptedException {
         assertThat(new AdaptiveServerLeases(LeaseLimit.CUBIC, null, new ServerStats()).describe())
             .isEqualTo("adaptive (cubic, target estimated)");
         assertThat(new AdaptiveServerLeases(LeaseLimit.GRADIENT2, null, new ServerStats()).describe())
@@ -189,6 +192,14 @@ class ServerCommandTest {
             }
             assertThat(server.stats().sinceLastCall()).startsWith("accepted=3 rejected=0 request-response p99=")
                 .containsPattern(" limit=\\d+ \\(cubic\\)$");
+            String line = "";
+            // 20 answers over at least a second make the first estimate: four times their p99 (a cold JVM's, here)
+            for (int i = 0; i < 200 && !line.contains("estimated"); i++) {
+                client.requestResponse(Payload.create("a")).block(TIMEOUT).release();
+                Thread.sleep(20);
+                line = server.stats().sinceLastCall();
+            }
+            assertThat(line).containsPattern(" limit=\\d+ \\(cubic, target \\d+\\.\\d ms estimated\\)$");
         } finally {
             client.dispose();
             running.dispose();

@@ -60,6 +60,9 @@ import reactor.core.scheduler.Scheduler;
  * {@link NanoClock#SYSTEM}. One instance per connection, confined to its event loop: the recorder's callbacks run
  * there, and {@link #leases} must be given the connection's scheduler. It keeps one small object per slot in
  * which requests start, not one per request.
+ *
+ * <p>Past 400 lines because its {@link Builder}, whose settings are documented where users look for them, lives
+ * here; the slots and the estimate have rooms of their own ({@code internal/lease}).
  */
 public final class RateLeases implements StatsRecorder<Object> {
 

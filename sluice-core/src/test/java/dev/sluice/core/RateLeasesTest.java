@@ -68,13 +68,16 @@ class RateLeasesTest {
         vts.advanceTimeBy(Duration.ofMillis(ms));
     }
 
-    /** Ten periods of ten requests each, answered in 5 ms: the service took 100 requests in that second. */
-    private void aSecondOfTenPerPeriod(RateLeases sender) {
+    /**
+     * Ten periods of ten requests each, answered after {@code latencyMillis}: the service took 100 requests in that
+     * second.
+     */
+    private void aSecondAnsweredIn(RateLeases sender, long latencyMillis) {
         for (int p = 0; p < 10; p++) {
             List<Object> calls = requests(sender, 10);
-            advanceMillis(5);
-            answer(sender, calls, 5);
-            advanceMillis(95);
+            advanceMillis(latencyMillis);
+            answer(sender, calls, latencyMillis);
+            advanceMillis(100 - latencyMillis);
         }
     }
 
@@ -117,7 +120,7 @@ class RateLeasesTest {
     void aRequestUnansweredPastTheTargetCutsTheLeaseAndBacksOffFromWhatWasAnsweredInTime() {
         RecordingLimit limit = new RecordingLimit(100);
         RateLeases sender = start(limit);
-        aSecondOfTenPerPeriod(sender);
+        aSecondAnsweredIn(sender, 5);
         assertThat(last().allowedRequests()).isEqualTo(10);
         requests(sender, 10);                  // never answered in time
         advanceMillis(30);                     // past the target and one slot: 20 + 2.5 ms
@@ -132,7 +135,7 @@ class RateLeasesTest {
     void withoutNewRequestsThePeriodFindsTheLateOnes() {
         RecordingLimit limit = new RecordingLimit(100);
         RateLeases sender = start(limit);
-        aSecondOfTenPerPeriod(sender);
+        aSecondAnsweredIn(sender, 5);
         requests(sender, 5);
         advanceMillis(100);                    // the tick 100 ms later: past the 20 ms target and a 2.5 ms slot
         assertThat(limit.drops).containsExactly(90);    // answered in time in the second before them
@@ -167,7 +170,7 @@ class RateLeasesTest {
     void responsesSlowerThanTheTargetAreLateToo() {
         RecordingLimit limit = new RecordingLimit(100);
         RateLeases sender = start(limit);
-        aSecondOfTenPerPeriod(sender);
+        aSecondAnsweredIn(sender, 5);
         List<Object> calls = requests(sender, 2);
         advanceMillis(3);
         sender.onResponseStarted(RR, calls.get(0), SignalType.ON_NEXT, 23 * MS, false);
@@ -213,7 +216,7 @@ class RateLeasesTest {
     void probesGoOneAtATimeEachLaterThanTheLastUntilOneComesBackInTimeThenThePeriodicLeasesResume() {
         RecordingLimit limit = new RecordingLimit(100);
         RateLeases sender = start(limit);
-        aSecondOfTenPerPeriod(sender);
+        aSecondAnsweredIn(sender, 5);
         List<Object> late = requests(sender, 10);
         advanceMillis(30);
         requests(sender, 1);
@@ -263,16 +266,6 @@ class RateLeasesTest {
         subscription = sender.leases(vts).subscribe(sent::add);
         vts.advanceTime();
         return sender;
-    }
-
-    /** A second of ten requests per period, each answered after {@code latencyMillis}. */
-    private void aSecondAnsweredIn(RateLeases sender, long latencyMillis) {
-        for (int p = 0; p < 10; p++) {
-            List<Object> calls = requests(sender, 10);
-            advanceMillis(latencyMillis);
-            answer(sender, calls, latencyMillis);
-            advanceMillis(100 - latencyMillis);
-        }
     }
 
     @Test

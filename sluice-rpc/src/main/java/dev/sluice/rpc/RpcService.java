@@ -1,5 +1,6 @@
 package dev.sluice.rpc;
 
+import com.google.protobuf.Descriptors;
 import com.google.protobuf.MessageLite;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,10 +20,12 @@ public final class RpcService {
 
     private final String name;
     private final List<ServerMethod<?, ?>> methods;
+    private final Descriptors.ServiceDescriptor descriptor;
 
-    private RpcService(String name, List<ServerMethod<?, ?>> methods) {
+    private RpcService(String name, List<ServerMethod<?, ?>> methods, Descriptors.ServiceDescriptor descriptor) {
         this.name = name;
         this.methods = methods;
+        this.descriptor = descriptor;
     }
 
     /** A builder for the service {@code serviceName} ({@code package.Service}). */
@@ -47,6 +50,23 @@ public final class RpcService {
         return list;
     }
 
+    /** The bound methods, in the order they were bound: how another protocol calls the implementation. */
+    public List<BoundMethod<?, ?>> boundMethods() {
+        List<BoundMethod<?, ?>> list = new ArrayList<>(methods.size());
+        for (ServerMethod<?, ?> m : methods) {
+            list.add(m.bound());
+        }
+        return list;
+    }
+
+    /**
+     * The service's protobuf descriptor, or null when the binding gave none (generated code gives it unless the
+     * file is compiled for the lite runtime). gRPC server reflection describes the service from it.
+     */
+    public Descriptors.ServiceDescriptor descriptor() {
+        return descriptor;
+    }
+
     List<ServerMethod<?, ?>> serverMethods() {
         return methods;
     }
@@ -56,6 +76,7 @@ public final class RpcService {
         private final String name;
         private final List<ServerMethod<?, ?>> methods = new ArrayList<>();
         private final Set<String> bound = new HashSet<>();
+        private Descriptors.ServiceDescriptor descriptor;
 
         private Builder(String name) {
             this.name = name;
@@ -100,12 +121,26 @@ public final class RpcService {
             if (!bound.add(method.fullName())) {
                 throw new IllegalArgumentException(method.fullName() + " is bound twice");
             }
-            methods.add(new ServerMethod<>(method, handler));
+            methods.add(new ServerMethod<>(new BoundMethod<>(method, handler)));
+            return this;
+        }
+
+        /**
+         * The service's protobuf descriptor, for gRPC server reflection.
+         *
+         * @throws IllegalArgumentException if it describes another service
+         */
+        public Builder descriptor(Descriptors.ServiceDescriptor serviceDescriptor) {
+            if (serviceDescriptor == null || !serviceDescriptor.getFullName().equals(name)) {
+                throw new IllegalArgumentException("the descriptor of " + name + " expected, got "
+                    + (serviceDescriptor == null ? null : serviceDescriptor.getFullName()));
+            }
+            this.descriptor = serviceDescriptor;
             return this;
         }
 
         public RpcService build() {
-            return new RpcService(name, List.copyOf(methods));
+            return new RpcService(name, List.copyOf(methods), descriptor);
         }
     }
 }

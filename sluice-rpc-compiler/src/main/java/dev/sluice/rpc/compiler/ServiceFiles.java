@@ -109,6 +109,9 @@ final class ServiceFiles {
             out.line("            ." + m.kind().callName + "(" + m.constant() + ", implementation::" + m.javaName()
                 + ")");
         }
+        if (service.descriptorSource() != null) {
+            out.line("            .descriptor(" + service.descriptorSource() + ")");
+        }
         out.line("            .build();");
         out.line("    }");
         out.blank();

@@ -1,6 +1,7 @@
 package dev.sluice.rpc.compiler;
 
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
+import com.google.protobuf.DescriptorProtos.FileOptions;
 import com.google.protobuf.DescriptorProtos.MethodDescriptorProto;
 import com.google.protobuf.DescriptorProtos.ServiceDescriptorProto;
 import com.google.protobuf.UnknownFieldSet;
@@ -13,7 +14,7 @@ import java.util.Set;
  * it checks what protoc cannot: that fire-and-forget methods are unary and answer {@code google.protobuf.Empty}.
  */
 record ServiceModel(String protoFile, String javaPackage, String protoName, String fullName, List<String> comment,
-                    List<Method> methods) {
+                    List<Method> methods, String descriptorSource) {
 
     /** The field number of {@code (sluice.rpc.fire_and_forget)} in {@code sluice/rpc/options.proto}. */
     static final int FIRE_AND_FORGET_OPTION = 50717;
@@ -50,7 +51,21 @@ record ServiceModel(String protoFile, String javaPackage, String protoName, Stri
                 comments.method(serviceIndex, i)));
         }
         return new ServiceModel(file.getName(), JavaNames.javaPackage(file), service.getName(), fullName,
-            comments.service(serviceIndex), List.copyOf(methods));
+            comments.service(serviceIndex), List.copyOf(methods), descriptorSource(file, serviceIndex));
+    }
+
+    /**
+     * Java that reads the service's descriptor from the file's outer class, or null for the lite runtime, whose
+     * classes carry no descriptors.
+     */
+    private static String descriptorSource(FileDescriptorProto file, int serviceIndex) {
+        if (file.getOptions().getOptimizeFor() == FileOptions.OptimizeMode.LITE_RUNTIME) {
+            return null;
+        }
+        String javaPackage = JavaNames.javaPackage(file);
+        String outer = JavaNames.outerClassName(file);
+        return (javaPackage.isEmpty() ? outer : javaPackage + "." + outer) + ".getDescriptor().getServices().get("
+            + serviceIndex + ")";
     }
 
     private static MethodKind kind(String serviceName, MethodDescriptorProto m) {

@@ -1,0 +1,2 @@
+/** The bridge's machinery: call listeners, flow control, marshallers, status and header mapping. */
+package dev.sluice.rpc.grpc.internal;

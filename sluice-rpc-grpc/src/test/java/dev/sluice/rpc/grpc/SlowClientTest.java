@@ -1,0 +1,134 @@
+package dev.sluice.rpc.grpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import dev.sluice.rpc.echo.v1.EchoGrpc;
+import dev.sluice.rpc.echo.v1.EchoReply;
+import dev.sluice.rpc.echo.v1.EchoRequest;
+import dev.sluice.rpc.echo.v1.EchoRpc;
+import dev.sluice.rpc.echo.v1.EchoService;
+import dev.sluice.rpc.echo.v1.RealEchoService;
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * A slow gRPC client holds the implementation back: a server-streaming call of ten million replies, read a few
+ * hundred at a time, never has the implementation more than a bounded number of replies ahead of the reader.
+ *
+ * <p>The bound: the client's HTTP/2 window ({@link GrpcLoopback#WINDOW}, 64 KiB) plus grpc-java's 32 KiB
+ * ready threshold on the server, in replies, plus the bridge's {@link dev.sluice.rpc.grpc.internal} batch of 32 and
+ * one reply in hand: with 1 KiB replies, {@value #BOUND}. The server's heap holds at most that many replies
+ * (about 160 KiB) for the call, whatever the stream's length.
+ */
+class SlowClientTest {
+
+    private static final long TEN_MILLION = 10_000_000;
+    private static final int REPLY_DATA = 1024;
+    /** (64 KiB + 32 KiB) / 1,024 B + 32 + 1, rounded up for the replies' few bytes of framing. */
+    private static final long BOUND = 130;
+    private static final int BURSTS = 3;
+    private static final int BURST = 300;
+
+    private final AtomicLong emitted = new AtomicLong();
+    private final CountDownLatch cancelled = new CountDownLatch(1);
+    private GrpcLoopback loopback;
+
+    @BeforeEach
+    void start() {
+        EchoService counting = new EchoService() {
+            private final RealEchoService real = new RealEchoService();
+
+            @Override
+            public Mono<EchoReply> say(EchoRequest request) {
+                return real.say(request);
+            }
+
+            @Override
+            public Flux<EchoReply> repeat(EchoRequest request) {
+                return real.repeat(request).doOnNext(r -> emitted.incrementAndGet()).doOnCancel(cancelled::countDown);
+            }
+
+            @Override
+            public Mono<EchoReply> collect(Flux<EchoRequest> requests) {
+                return real.collect(requests);
+            }
+
+            @Override
+            public Flux<EchoReply> chat(Flux<EchoRequest> requests) {
+                return real.chat(requests);
+            }
+        };
+        loopback = new GrpcLoopback(GrpcBridge.service(EchoRpc.bind(counting)));
+    }
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        loopback.close();
+    }
+
+    @Test
+    void tenMillionRepliesToAReaderThatPausesStayWithinTheBound() throws InterruptedException {
+        ClientCall<EchoRequest, EchoReply> call = loopback.channel.newCall(EchoGrpc.getRepeatMethod(),
+            CallOptions.DEFAULT);
+        AtomicLong received = new AtomicLong();
+        call.start(new ClientCall.Listener<>() {
+            @Override
+            public void onMessage(EchoReply message) {
+                received.incrementAndGet();
+            }
+
+            @Override
+            public void onClose(Status status, Metadata trailers) {
+            }
+        }, new Metadata());
+        call.sendMessage(EchoRequest.newBuilder().setText("slow").setCount((int) TEN_MILLION)
+            .setData(ByteString.copyFrom(new byte[REPLY_DATA])).build());
+        call.halfClose();
+
+        long read = 0;
+        for (int burst = 0; burst < BURSTS; burst++) {
+            call.request(BURST);
+            read += BURST;
+            awaitReceived(received, read);
+            long ahead = awaitSteady(emitted) - read;
+            assertThat(ahead).as("replies made ahead of the reader after %d read", read)
+                .isBetween(0L, BOUND);
+        }
+        call.cancel("done reading", null);
+        assertThat(cancelled.await(GrpcLoopback.TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        assertThat(emitted.get()).isLessThan(TEN_MILLION);
+    }
+
+    private static void awaitReceived(AtomicLong received, long expected) throws InterruptedException {
+        long deadline = System.nanoTime() + GrpcLoopback.TIMEOUT.toNanos();
+        while (received.get() < expected && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(received.get()).isEqualTo(expected);
+    }
+
+    /** The count once it stopped moving for ten looks 20 ms apart (bounded by the test's timeout). */
+    private static long awaitSteady(AtomicLong count) throws InterruptedException {
+        long deadline = System.nanoTime() + GrpcLoopback.TIMEOUT.toNanos();
+        long last = -1;
+        int steady = 0;
+        while (steady < 10 && System.nanoTime() < deadline) {
+            long now = count.get();
+            steady = now == last ? steady + 1 : 0;
+            last = now;
+            Thread.sleep(20);
+        }
+        return last;
+    }
+}

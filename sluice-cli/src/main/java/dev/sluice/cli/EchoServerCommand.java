@@ -6,11 +6,13 @@ import dev.sluice.core.CloseableServer;
 import dev.sluice.core.RSocketServer;
 import dev.sluice.core.SocketAcceptor;
 import dev.sluice.rpc.RpcRouter;
+import dev.sluice.rpc.RpcService;
 import dev.sluice.rpc.echo.v1.EchoRpc;
 import dev.sluice.rpc.echo.v1.RealEchoService;
 import dev.sluice.core.transport.ServerTransport;
 import dev.sluice.transport.netty.TcpServerTransport;
 import dev.sluice.transport.netty.WebsocketServerTransport;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -31,7 +33,8 @@ import reactor.core.publisher.Flux;
         + " data and metadata; request-stream repeats the request payload until cancelled (or --stream-count"
         + " times); request-channel echoes every inbound payload; fire-and-forget and metadata-push are counted"
         + " and logged. Requests routed by composite metadata go to the RPC service sluice.echo.v1.Echo"
-        + " (Say, Repeat, Collect, Chat; Say with text fail:CODE:message fails with that status).")
+        + " (Say, Repeat, Collect, Chat; Say with text fail:CODE:message fails with that status); with"
+        + " --grpc-address, gRPC clients reach the same service.")
 final class EchoServerCommand implements Callable<Integer> {
 
     private static final Logger log = LoggerFactory.getLogger("sluice.echo-server");
@@ -40,6 +43,11 @@ final class EchoServerCommand implements Callable<Integer> {
         description = "where to listen: host:port, tls://host:port, ws://host:port[/path], unix:PATH (default:"
             + " ${DEFAULT-VALUE}; port 0 picks a free one)")
     Address address;
+
+    @Option(names = "--grpc-address", paramLabel = "HOST:PORT", converter = HostPort.Converter.class,
+        description = "also serve the RPC service sluice.echo.v1.Echo to gRPC clients here (plaintext HTTP/2, with"
+            + " server reflection and the health service; port 0 picks a free one)")
+    HostPort grpcAddress;
 
     @Option(names = "--mtu", defaultValue = "0",
         description = "fragment frames larger than this many bytes (0 = no fragmentation, else >= 64)")
@@ -70,6 +78,8 @@ final class EchoServerCommand implements Callable<Integer> {
 
     LeaseLog leaseLog;
 
+    GrpcEndpoint grpc;
+
     @Spec
     CommandSpec spec;
 
@@ -88,7 +98,8 @@ final class EchoServerCommand implements Callable<Integer> {
         service.streamCount(streamCount == null ? Long.MAX_VALUE : streamCount);
         // RPC clients (a routing entry in composite metadata) reach the Echo RPC service; every other request the
         // raw echo service, as before.
-        RpcRouter rpc = RpcRouter.of(EchoRpc.bind(new RealEchoService())).orElse(service);
+        RpcService echo = EchoRpc.bind(new RealEchoService());
+        RpcRouter rpc = RpcRouter.of(echo).orElse(service);
         RSocketServer server = RSocketServer.create(SocketAcceptor.with(rpc));
         try {
             server.fragment(mtu);
@@ -133,6 +144,9 @@ final class EchoServerCommand implements Callable<Integer> {
             throw e;
         }
         metrics.closeWhen(running.onClose());
+        if (grpcAddress != null) {
+            startGrpc(running, echo);
+        }
         String warning = security.warning(address);
         if (warning != null) {
             log.warn(warning);
@@ -148,12 +162,24 @@ final class EchoServerCommand implements Callable<Integer> {
         return running;
     }
 
+    private void startGrpc(CloseableServer running, RpcService echo) {
+        try {
+            grpc = GrpcEndpoint.start(grpcAddress, echo);
+        } catch (IOException | RuntimeException e) {
+            running.dispose();
+            throw new IllegalStateException("cannot serve gRPC on " + grpcAddress + ": " + Problems.describe(e), e);
+        }
+        running.onClose().subscribe(null, null, grpc::close);
+        log.info("echo-server serving gRPC on {}:{} (plaintext): sluice.echo.v1.Echo, server reflection, health",
+            grpcAddress.host(), grpc.port());
+    }
+
     @Override
     public Integer call() throws Exception {
         CloseableServer running = start();
-        String[] last = {service.counters()};
+        String[] last = {counters()};
         Flux.interval(Duration.ofSeconds(1)).subscribe(t -> {
-            String now = service.counters();
+            String now = counters();
             if (!now.equals(last[0])) {
                 last[0] = now;
                 log.info("{} connections={}", now, running.connectionCount());
@@ -173,8 +199,19 @@ final class EchoServerCommand implements Callable<Integer> {
         return 0;
     }
 
+    private String counters() {
+        return grpc == null ? service.counters() : service.counters() + " " + grpc.counters();
+    }
+
     /** What the shutdown hook does: says so, then closes gracefully, waiting up to {@code --drain-timeout}. */
     void drain(CloseableServer running) {
+        if (grpc != null) {
+            try {
+                grpc.drain(shutdown.timeout());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         shutdown.drain(running, log);
     }
 }

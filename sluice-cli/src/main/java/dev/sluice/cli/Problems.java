@@ -15,7 +15,7 @@ final class Problems {
 
     /** Phrases of the operating system's socket errors, as they appear in exception messages. */
     private static final String[] SOCKET_ERRORS = {"connection refused", "no route to host", "network is unreachable",
-        "connection reset", "connection timed out"};
+        "connection reset", "connection timed out", "address already in use"};
 
     private Problems() {
     }

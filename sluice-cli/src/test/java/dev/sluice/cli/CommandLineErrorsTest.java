@@ -101,6 +101,21 @@ class CommandLineErrorsTest {
         }
     }
 
+    @Test
+    void echoServerGrpcAddressErrors() {
+        assertThat(run("echo-server", "--address", "127.0.0.1:0", "--grpc-address", "nowhere")).startsWith("2|")
+            .contains("expected host:port, got 'nowhere'");
+        CloseableServer busy = RSocketServer.create(SocketAcceptor.with(new RSocket() { }))
+            .bind(TcpServerTransport.create("127.0.0.1", 0)).block(Duration.ofSeconds(10));
+        try {
+            String address = "127.0.0.1:" + busy.port();
+            assertThat(run("echo-server", "--address", "127.0.0.1:0", "--grpc-address", address)).startsWith("1|")
+                .contains("cannot serve gRPC on " + address + ": address already in use").doesNotContain("\tat ");
+        } finally {
+            busy.dispose();
+        }
+    }
+
     private static String run(String... args) {
         return CliRun.run(args);
     }

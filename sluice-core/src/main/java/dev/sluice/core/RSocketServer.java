@@ -227,7 +227,7 @@ public final class RSocketServer {
                 }
                 dc.write(out);
                 dc.flush();
-                dc.close();
+                dc.closeAfterRefusal();
                 return;
             }
             Connection c = RSocketConnection.server(dc, config, setup, firstFrame).requester();

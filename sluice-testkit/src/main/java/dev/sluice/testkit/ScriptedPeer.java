@@ -133,6 +133,28 @@ public final class ScriptedPeer implements AutoCloseable {
     // ---------------------------------------------------------------------------------------------------------
     // Receiving
 
+    /**
+     * Waits, up to {@code timeout}, until bytes from the server have arrived, without reading them: for tests of
+     * what happens to received but unread bytes.
+     */
+    public ScriptedPeer awaitUnreadBytes(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try {
+            while (in.available() == 0) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("nothing arrived within " + timeout.toMillis() + " ms");
+                }
+                Thread.sleep(1);
+            }
+            return this;
+        } catch (IOException e) {
+            throw new AssertionError("waiting for bytes failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+
     /** The next frame (KEEPALIVE skipped unless visible); fails on timeout or end of stream. */
     public ReceivedFrame receive() {
         ReceivedFrame f = readFrame();

@@ -43,6 +43,15 @@ public interface DuplexConnection {
     /** Closes the transport; {@link FrameHandler#onClose} follows. Idempotent. */
     void close();
 
+    /**
+     * Closes the transport after a refusal the peer must get to read (ERROR[REJECTED_SETUP]): a transport that can
+     * flushes, then reads and drops what still arrives until the peer closes or a short time passes, so that no TCP
+     * reset destroys the refusal in the peer's receive buffer. By default the same as {@link #close()}.
+     */
+    default void closeAfterRefusal() {
+        close();
+    }
+
     /** The peer's address, for logs and keys. */
     SocketAddress remoteAddress();
 

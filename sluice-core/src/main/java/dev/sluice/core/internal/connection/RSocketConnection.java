@@ -88,6 +88,8 @@ public final class RSocketConnection implements FrameHandler, KeepAlive.Peer, Co
     private boolean inReadBurst;
     /** Written on the event loop before {@code closed} completes, which publishes it to other threads. */
     private Throwable closeCause;
+    /** The SETUP was refused: the transport lingers on close so that the peer reads the ERROR. Event loop only. */
+    private boolean refused;
 
     private RSocketConnection(DuplexConnection transport, boolean client, ConnectionConfig config,
                               SetupHandler setupHandler) {
@@ -187,9 +189,10 @@ public final class RSocketConnection implements FrameHandler, KeepAlive.Peer, Co
         }
     }
 
-    /** Refuses the connection with an ERROR on stream 0 and closes it. */
+    /** Refuses the connection with an ERROR on stream 0 and closes it, lingering so that the peer reads why. */
     void rejectSetup(int errorCode, String message) {
         handshake.cancelDeadline();
+        refused = true;
         connectionError(errorCode, message);
     }
 
@@ -435,7 +438,11 @@ public final class RSocketConnection implements FrameHandler, KeepAlive.Peer, Co
         }
         writer.flushNow();
         writer.close();
-        transport.close();
+        if (refused) {
+            transport.closeAfterRefusal();
+        } else {
+            transport.close();
+        }
         streams.closeAll(cause);
         if (leases != null) {
             leases.close();

@@ -8,13 +8,15 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The first handler of a TLS server connection until its handshake succeeds: turns a close into a lingering close,
- * so that the peer gets to read why it was refused (a TLS alert, or ERROR[REJECTED_SETUP] for a plaintext client).
+ * The first handler of a TLS server connection until its handshake succeeds, and of any server connection refused
+ * at SETUP ({@link NettyDuplexConnection#closeAfterRefusal()}): turns a close into a lingering close, so that the
+ * peer gets to read why it was refused (a TLS alert, or ERROR[REJECTED_SETUP]).
  *
  * <p>Why: a socket closed with unread input, or that receives input after its close, answers with a TCP reset, and a
  * reset makes the peer's kernel drop what it had received but not yet read: the very alert that says what was wrong.
  * A TLS 1.3 client has sent its first frames by the time the server refuses its certificate, so this is the usual
- * case, not a corner. Instead, the close here flushes what was written, then reads and drops whatever arrives, and
+ * case, not a corner; so is a plaintext client that sends its first requests right behind its SETUP. Instead, the
+ * close here flushes what was written, then reads and drops whatever arrives, and
  * closes when the peer closes (it does on reading the refusal) or after {@value #LINGER_MILLIS} ms. No FIN is sent
  * first: a FIN read together with the alert lets a BoringSSL client miss the alert (seen in this module's tests).
  *

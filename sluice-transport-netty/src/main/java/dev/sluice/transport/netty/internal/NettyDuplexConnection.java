@@ -69,6 +69,15 @@ public final class NettyDuplexConnection implements DuplexConnection {
         channel.close();
     }
 
+    /** Lingers ({@link LingeringClose}, first in the pipeline so that it also sees what TLS would decrypt). */
+    @Override
+    public void closeAfterRefusal() {
+        if (channel.pipeline().get(LingeringClose.class) == null) {
+            channel.pipeline().addFirst(new LingeringClose());
+        }
+        channel.close();
+    }
+
     @Override
     public SocketAddress remoteAddress() {
         return channel.remoteAddress();

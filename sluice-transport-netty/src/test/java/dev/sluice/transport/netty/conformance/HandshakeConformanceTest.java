@@ -136,6 +136,22 @@ class HandshakeConformanceTest {
     }
 
     @Test
+    void aRefusedClientThatKeepsSendingStillReadsWhy() throws InterruptedException {
+        SocketAcceptor refuse = (setup, sendingSocket) -> Mono.error(new RejectedSetupException("not today"));
+        server = ServerUnderTest.start(s -> s.acceptor(refuse));
+        try (ScriptedPeer peer = server.connect()) {
+            peer.send(TestFrames.setup()).awaitUnreadBytes(ServerUnderTest.TIMEOUT);
+            // Requests behind the SETUP, as a load generator sends them: arriving after a plain close, they would
+            // draw a TCP reset, which makes this side's kernel drop the unread ERROR. The server lingers instead.
+            for (int i = 0; i < 64; i++) {
+                peer.send(TestFrames.requestResponse(2 * i + 1, "x".repeat(1000)));
+            }
+            Thread.sleep(100);
+            assertThat(peer.expectError(0, ErrorCodes.REJECTED_SETUP).errorMessage()).isEqualTo("not today");
+        }
+    }
+
+    @Test
     void requestsSentRightAfterSetupAreServedOnceAccepted() {
         server = ServerUnderTest.start();
         try (ScriptedPeer peer = server.connect()) {

@@ -94,12 +94,12 @@ public final class BoundMethod<Q extends MessageLite, R extends MessageLite> {
 
     /** {@code mono} reading {@code metadata} from its context; a constant cannot read it and stays a constant. */
     private static <T> Mono<T> withMetadata(Mono<T> mono, RpcMetadata metadata) {
-        return metadata.isEmpty() || mono instanceof Fuseable.ScalarCallable
+        return metadata.knownEmpty() || mono instanceof Fuseable.ScalarCallable
             ? mono : mono.contextWrite(Context.of(RpcMetadata.class, metadata));
     }
 
     private static <T> Flux<T> withMetadata(Flux<T> flux, RpcMetadata metadata) {
-        return metadata.isEmpty() ? flux : flux.contextWrite(Context.of(RpcMetadata.class, metadata));
+        return metadata.knownEmpty() ? flux : flux.contextWrite(Context.of(RpcMetadata.class, metadata));
     }
 
     @Override

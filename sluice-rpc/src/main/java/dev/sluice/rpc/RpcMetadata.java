@@ -8,6 +8,7 @@ import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import reactor.core.publisher.Mono;
 
 /**
@@ -33,10 +34,18 @@ public final class RpcMetadata {
     public record Entry(String mimeType, byte[] content) {
     }
 
-    private final List<Entry> entries;
+    /** Null until read for {@link #deferred} metadata; set at construction otherwise. */
+    private volatile List<Entry> entries;
+    /** Where deferred metadata comes from; null otherwise. */
+    private final Supplier<RpcMetadata> source;
 
     private RpcMetadata(List<Entry> entries) {
         this.entries = entries;
+        this.source = null;
+    }
+
+    private RpcMetadata(Supplier<RpcMetadata> source) {
+        this.source = source;
     }
 
     /** A builder of metadata. */
@@ -53,18 +62,42 @@ public final class RpcMetadata {
         return Mono.deferContextual(ctx -> Mono.just(ctx.getOrDefault(RpcMetadata.class, EMPTY)));
     }
 
+    /**
+     * Metadata read from {@code source} when first looked at, for a protocol whose metadata costs something to read
+     * (gRPC's headers) while most calls never look: a handler answering with a constant never does.
+     * {@code source} is called at most once per thread that races to read first; it must be side-effect free.
+     */
+    public static RpcMetadata deferred(Supplier<RpcMetadata> source) {
+        if (source == null) {
+            throw new IllegalArgumentException("source must not be null");
+        }
+        return new RpcMetadata(source);
+    }
+
     /** The entries in the order they were added or received. */
     public List<Entry> entries() {
-        return entries;
+        List<Entry> e = entries;
+        if (e == null) {
+            RpcMetadata read = source.get();
+            e = read == null ? List.of() : read.entries();
+            entries = e;
+        }
+        return e;
     }
 
     public boolean isEmpty() {
-        return entries.isEmpty();
+        return entries().isEmpty();
+    }
+
+    /** Empty, known without reading deferred metadata. */
+    boolean knownEmpty() {
+        List<Entry> e = entries;
+        return e != null && e.isEmpty();
     }
 
     /** The content of the first entry with this MIME type, or null. */
     public byte[] get(String mimeType) {
-        for (Entry e : entries) {
+        for (Entry e : entries()) {
             if (e.mimeType().equals(mimeType)) {
                 return e.content();
             }
@@ -80,7 +113,7 @@ public final class RpcMetadata {
 
     /** Appends the entries to {@code out} as composite metadata. */
     void writeTo(ByteBuf out) {
-        for (Entry e : entries) {
+        for (Entry e : entries()) {
             CompositeMetadata.addEntry(out, e.mimeType(), Unpooled.wrappedBuffer(e.content()));
         }
     }

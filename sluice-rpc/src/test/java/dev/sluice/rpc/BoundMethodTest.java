@@ -88,6 +88,30 @@ class BoundMethodTest {
     }
 
     @Test
+    void deferredMetadataIsReadOnlyWhenTheImplementationLooks() {
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        RpcMetadata deferred = RpcMetadata.deferred(() -> {
+            reads.incrementAndGet();
+            return RpcMetadata.builder().addUtf8(TRACE, "late").build();
+        });
+        EchoReply constant = EchoReply.newBuilder().setText("now").build();
+        RpcService service = RpcService.builder(EchoRpc.SERVICE_NAME)
+            .unary(EchoRpc.METHOD_SAY, q -> Mono.just(constant))
+            .serverStreaming(EchoRpc.METHOD_REPEAT, q -> RpcMetadata.current()
+                .map(md -> EchoReply.newBuilder().setText(md.getUtf8(TRACE)).build()).flux())
+            .build();
+        StepVerifier.create(method(service, EchoRpc.METHOD_SAY).unary(text(""), deferred))
+            .expectNext(constant).expectComplete().verify(TIMEOUT);
+        assertThat(reads.get()).isZero();
+        StepVerifier.create(method(service, EchoRpc.METHOD_REPEAT).serverStreaming(text(""), deferred)
+                .map(EchoReply::getText))
+            .expectNext("late").expectComplete().verify(TIMEOUT);
+        assertThat(reads.get()).isEqualTo(1);
+        assertThat(deferred.entries()).hasSize(1);
+        assertThat(reads.get()).isEqualTo(1);
+    }
+
+    @Test
     void aThrowingOrNullHandlerIsAnErrorSignalNotAThrow() {
         RpcService service = RpcService.builder(EchoRpc.SERVICE_NAME)
             .unary(EchoRpc.METHOD_SAY, q -> {

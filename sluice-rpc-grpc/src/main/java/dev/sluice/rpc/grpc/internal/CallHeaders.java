@@ -8,7 +8,7 @@ import java.util.Set;
 /**
  * A gRPC call's request headers as the {@link RpcMetadata} an implementation reads: one entry per value, named by
  * the header; an ASCII header's text as UTF-8 bytes, a {@code -bin} header's bytes as they are. gRPC's own headers
- * are not the application's and are left out. Stateless.
+ * are not the application's and are left out. Read only when the implementation looks ({@link #of}). Stateless.
  */
 final class CallHeaders {
 
@@ -16,6 +16,11 @@ final class CallHeaders {
         "accept-encoding", "content-encoding");
 
     private CallHeaders() {
+    }
+
+    /** The headers as metadata, read when the implementation first looks at them. */
+    static RpcMetadata of(Metadata headers) {
+        return RpcMetadata.deferred(() -> read(headers));
     }
 
     static RpcMetadata read(Metadata headers) {

@@ -135,11 +135,9 @@ final class ResponseSender<R> implements CoreSubscriber<R> {
         if (s == null || cancelled) {
             return;
         }
-        while (call.isReady()) {
-            int owed = outstanding;
-            if (owed > LOW) {
-                return;
-            }
+        // The count first: isReady() takes the stream's lock, and most responses leave enough owed.
+        int owed;
+        while ((owed = outstanding) <= LOW && call.isReady()) {
             if (OUTSTANDING.compareAndSet(this, owed, BATCH)) {
                 s.request(BATCH - owed);
                 return;

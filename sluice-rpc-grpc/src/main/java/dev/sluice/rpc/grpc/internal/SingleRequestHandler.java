@@ -85,7 +85,7 @@ public final class SingleRequestHandler<Q extends MessageLite, R extends Message
                     + bound.method().fullName()), new Metadata());
                 return;
             }
-            RpcMetadata metadata = CallHeaders.read(headers);
+            RpcMetadata metadata = CallHeaders.of(headers);
             Q q = request;
             request = null;
             switch (bound.method().kind()) {

@@ -30,7 +30,7 @@ public final class StreamingRequestHandler<Q extends MessageLite, R extends Mess
     @Override
     public ServerCall.Listener<Q> startCall(ServerCall<Q, R> call, Metadata headers) {
         InboundRequests<Q> requests = new InboundRequests<>(call);
-        RpcMetadata metadata = CallHeaders.read(headers);
+        RpcMetadata metadata = CallHeaders.of(headers);
         boolean single = bound.method().kind() == RpcMethod.Kind.CLIENT_STREAMING;
         ResponseSender<R> sender = new ResponseSender<>(call, single);
         Listener listener = new Listener(requests, sender);

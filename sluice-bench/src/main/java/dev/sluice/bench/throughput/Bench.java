@@ -153,6 +153,7 @@ public final class Bench {
         String ratios = BenchReport.ratioTable(tcp);
         String rpcRatios = BenchReport.rpcRatioTable(tcp);
         String metricsRatios = BenchReport.metricsRatioTable(tcp);
+        String bridgeRatios = BenchReport.bridgeRatioTable(tcp);
         String transports = TransportReport.transportTable(results, o.transports());
         String tlsRatios = TransportReport.tlsRatioTable(results);
         List<CellResult> all = new ArrayList<>(results);
@@ -165,6 +166,7 @@ public final class Bench {
         console.put("Sluice / peer (medians)", ratios);
         console.put("Sluice RPC / peer (medians)", rpcRatios);
         console.put("Sluice with metrics / without (medians)", metricsRatios);
+        console.put("Sluice RPC bridged to gRPC / the same service on grpc-java (medians)", bridgeRatios);
         console.put("Per transport, msgs/s: median (min–max), and · the median over plaintext TCP's", transports);
         console.put("With TLS on for every stack: Sluice / peer (medians)", tlsRatios);
         console.put("Latency at fixed offered rates (from each request's due time)",
@@ -199,6 +201,9 @@ public final class Bench {
                     + ratios)
                 + (rpcRatios.isEmpty() ? "" : "\nSluice RPC's median over grpc-java's with the same `.proto`, and over"
                     + " raw Sluice's on the same cell, against the issue's targets:\n\n" + rpcRatios)
+                + (bridgeRatios.isEmpty() ? "" : "\nThe Sluice RPC service served to grpc-java clients through"
+                    + " `GrpcBridge` over the same service written directly on grpc-java (same server configuration"
+                    + " and client), against the issue's target:\n\n" + bridgeRatios)
                 + (metricsRatios.isEmpty() ? "" : "\nSluice with metrics on (`sluice-micrometer`, a Prometheus"
                     + " registry) over Sluice without, on the same cell:\n\n" + metricsRatios)
                 + (problems.isEmpty() ? "" : "\nProblems seen in this run:\n\n" + problems);

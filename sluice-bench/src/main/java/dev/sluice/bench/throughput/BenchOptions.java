@@ -84,8 +84,9 @@ record BenchOptions(List<Impl> impls, List<Interaction> interactions, List<Integ
         @Option(names = "--impl", paramLabel = "LIST", hideParamSyntax = true, split = ",",
             description = "sluice,rsocket-java,grpc-java,netty-floor (the default; in a transport run"
                 + " sluice,rsocket-java,grpc-java); the RPC cells are sluice-rpc and grpc-proto (the same .proto on"
-                + " Sluice RPC and on grpc-java), with sluice for the RPC layer's cost; sluice-metrics is Sluice's"
-                + " server with metrics on, with sluice for their cost")
+                + " Sluice RPC and on grpc-java), with sluice for the RPC layer's cost; grpc-bridge is the Sluice RPC"
+                + " service served to grpc-java clients by GrpcBridge, with grpc-proto for the bridge's cost;"
+                + " sluice-metrics is Sluice's server with metrics on, with sluice for their cost")
         List<String> impls;
 
         @Option(names = "--interaction", paramLabel = "LIST", hideParamSyntax = true, split = ",",

@@ -35,6 +35,8 @@ final class BenchReport {
 
     /** The RPC cells' share of raw Sluice on the same cell that the RPC layer must keep at least. */
     static final double RPC_SHARE_OF_RAW = 0.75;
+    /** The bridge must keep this share of grpc-java serving the same service directly. */
+    static final double BRIDGE_SHARE_OF_GRPC = 0.90;
     /** Metrics may cost at most 5% of any cell. */
     static final double METRICS_SHARE_OF_RAW = 0.95;
 
@@ -122,7 +124,7 @@ final class BenchReport {
     static String ratioTable(List<CellResult> results) {
         return ratioTable(results, Impl.SLUICE, implsIn(results).stream()
             .filter(i -> i != Impl.SLUICE && i != Impl.SLUICE_RPC && i != Impl.GRPC_PROTO
-                && i != Impl.SLUICE_METRICS).toList());
+                && i != Impl.SLUICE_METRICS && i != Impl.GRPC_BRIDGE).toList());
     }
 
     /** Sluice with metrics on over Sluice without, on the same cell: what metrics cost. */
@@ -135,6 +137,12 @@ final class BenchReport {
     static String rpcRatioTable(List<CellResult> results) {
         return ratioTable(results, Impl.SLUICE_RPC, implsIn(results).stream()
             .filter(i -> i == Impl.GRPC_PROTO || i == Impl.SLUICE).toList());
+    }
+
+    /** The Sluice RPC service bridged to gRPC over the same service written on grpc-java, same client. */
+    static String bridgeRatioTable(List<CellResult> results) {
+        return ratioTable(results, Impl.GRPC_BRIDGE, implsIn(results).contains(Impl.GRPC_PROTO)
+            ? List.of(Impl.GRPC_PROTO) : List.of());
     }
 
     private static String ratioTable(List<CellResult> results, Impl numerator, List<Impl> peers) {
@@ -208,7 +216,7 @@ final class BenchReport {
         if (ours == Impl.SLUICE_METRICS) {
             return String.format(Locale.ROOT, "%.1f%%", ratio * 100);
         }
-        boolean share = p == Impl.NETTY_FLOOR || p == Impl.SLUICE;
+        boolean share = p == Impl.NETTY_FLOOR || p == Impl.SLUICE || ours == Impl.GRPC_BRIDGE;
         return share ? String.format(Locale.ROOT, "%.0f%%", ratio * 100) : String.format(Locale.ROOT, "%.2f×", ratio);
     }
 
@@ -220,6 +228,10 @@ final class BenchReport {
         if (ours.impl() == Impl.SLUICE_METRICS && p == Impl.SLUICE) {
             return String.format(Locale.ROOT, "target ≥ %.0f%%: %s", METRICS_SHARE_OF_RAW * 100,
                 ratio >= METRICS_SHARE_OF_RAW ? "met" : "NOT met");
+        }
+        if (ours.impl() == Impl.GRPC_BRIDGE && p == Impl.GRPC_PROTO) {
+            return String.format(Locale.ROOT, "target ≥ %.0f%%: %s", BRIDGE_SHARE_OF_GRPC * 100,
+                ratio >= BRIDGE_SHARE_OF_GRPC ? "met" : "NOT met");
         }
         if (ours.impl() == Impl.SLUICE_RPC && p == Impl.SLUICE) {
             return String.format(Locale.ROOT, "target ≥ %.0f%%: %s", RPC_SHARE_OF_RAW * 100,

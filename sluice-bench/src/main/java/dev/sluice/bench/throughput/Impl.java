@@ -6,6 +6,7 @@ import dev.sluice.bench.throughput.peers.GrpcProtoServer;
 import dev.sluice.bench.throughput.peers.GrpcServer;
 import dev.sluice.bench.throughput.peers.RSocketJavaClient;
 import dev.sluice.bench.throughput.peers.RSocketJavaServer;
+import dev.sluice.bench.throughput.rpc.GrpcBridgeServer;
 import dev.sluice.bench.throughput.rpc.RpcClient;
 import dev.sluice.bench.throughput.rpc.RpcServer;
 import java.util.Arrays;
@@ -29,6 +30,8 @@ enum Impl {
     SLUICE_RPC("sluice-rpc", "Sluice RPC", RpcServer.class, RpcClient.class,
         EnumSet.of(Interaction.STREAM, Interaction.RESPONSE), SluiceTransports.ALL),
     GRPC_PROTO("grpc-proto", "grpc-java (protobuf)", GrpcProtoServer.class, GrpcProtoClient.class,
+        EnumSet.of(Interaction.STREAM, Interaction.RESPONSE), GrpcServer.TRANSPORTS),
+    GRPC_BRIDGE("grpc-bridge", "grpc-java (Sluice bridge)", GrpcBridgeServer.class, GrpcProtoClient.class,
         EnumSet.of(Interaction.STREAM, Interaction.RESPONSE), GrpcServer.TRANSPORTS),
     NETTY_FLOOR("netty-floor", "raw-Netty floor", NettyFloorServer.class, NettyFloorClient.class,
         EnumSet.of(Interaction.STREAM, Interaction.RESPONSE), EnumSet.of(Transport.TCP));

@@ -123,7 +123,7 @@ class BenchOptionsTest {
             .hasMessage("--latency-rates needs --latency");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--impl", "tars"}))
             .hasMessage("unknown implementation 'tars': expected one of sluice, sluice-metrics, rsocket-java,"
-                + " grpc-java, sluice-rpc, grpc-proto, netty-floor");
+                + " grpc-java, sluice-rpc, grpc-proto, grpc-bridge, netty-floor");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--latency", "--latency-rates", "0"}))
             .hasMessage("--latency-rates values must be in [1, 100], got 0");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--latency-repeats", "3"}))

@@ -48,8 +48,6 @@ public final class GrpcServer {
 
     static <T> int start(ChildOptions options, GrpcMessages<T> messages) throws Exception {
         T answer = messages.body().apply(options.size());
-        boolean epoll = Epoll.isAvailable();
-        Class<? extends ServerChannel> channel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         ServerServiceDefinition service = ServerServiceDefinition.builder(messages.service())
             .addMethod(messages.unary(), ServerCalls.asyncUnaryCall((request, observer) -> {
                 observer.onNext(answer);
@@ -58,6 +56,13 @@ public final class GrpcServer {
             .addMethod(messages.stream(), ServerCalls.asyncServerStreamingCall((request, observer) ->
                 stream(answer, observer)))
             .build();
+        return start(options, service);
+    }
+
+    /** Serves {@code service} in this configuration; the port it listens on. */
+    public static int start(ChildOptions options, ServerServiceDefinition service) throws Exception {
+        boolean epoll = Epoll.isAvailable();
+        Class<? extends ServerChannel> channel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(options.host(),
                 options.port()))
             .channelType(channel)

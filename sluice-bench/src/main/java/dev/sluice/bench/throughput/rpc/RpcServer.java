@@ -32,8 +32,17 @@ public final class RpcServer {
     }
 
     private static int start(ChildOptions options) {
-        Blob answer = blob(options.size());
-        ThroughputService service = new ThroughputService() {
+        CloseableServer server = RSocketServer.create(SocketAcceptor.with(RpcRouter.of(ThroughputRpc.bind(
+                service(options.size())))))
+            .bind(SluiceTransports.server(options))
+            .block(Duration.ofSeconds(30));
+        return server.port();
+    }
+
+    /** The service every Sluice RPC cell serves: one pre-built {@code Blob} of {@code size} bytes for any call. */
+    static ThroughputService service(int size) {
+        Blob answer = blob(size);
+        return new ThroughputService() {
             @Override
             public Mono<Blob> unary(Blob request) {
                 return Mono.just(answer);
@@ -44,10 +53,6 @@ public final class RpcServer {
                 return Flux.generate(sink -> sink.next(answer));
             }
         };
-        CloseableServer server = RSocketServer.create(SocketAcceptor.with(RpcRouter.of(ThroughputRpc.bind(service))))
-            .bind(SluiceTransports.server(options))
-            .block(Duration.ofSeconds(30));
-        return server.port();
     }
 
     /** The message every implementation of the RPC cells sends: {@code size} bytes of filler in its one field. */

@@ -107,6 +107,14 @@ class ExamplesTest {
     }
 
     @Test
+    void oneImplementationToRsocketAndGrpcClients() throws Exception {
+        assertThat(run(GrpcBridgeExample::main)).containsExactly(
+            "RSocket: Hello, both",
+            "gRPC: Hello, both",
+            "gRPC failed: INVALID_ARGUMENT a name, please");
+    }
+
+    @Test
     void fileUpload() throws Exception {
         assertThat(run(FileUploadExample::main))
             .containsExactly("uploaded 1048576 bytes, stored 1048576 bytes, identical: true");

@@ -10,6 +10,7 @@ import dev.sluice.rpc.echo.v1.EchoGrpc;
 import dev.sluice.rpc.echo.v1.EchoReply;
 import dev.sluice.rpc.echo.v1.EchoRequest;
 import dev.sluice.rpc.echo.v1.EchoRpc;
+import dev.sluice.rpc.grpc.Replies;
 import dev.sluice.transport.netty.TcpClientTransport;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -23,7 +24,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -76,14 +76,14 @@ class EchoServerGrpcTest {
         collect.onNext(text("a"));
         collect.onNext(text("b"));
         collect.onCompleted();
-        assertThat(collected.await()).extracting(EchoReply::getText).containsExactly("a,b");
+        assertThat(collected.await(TIMEOUT)).extracting(EchoReply::getText).containsExactly("a,b");
 
         Replies chatted = new Replies();
         StreamObserver<EchoRequest> chat = EchoGrpc.newStub(channel).chat(chatted);
         chat.onNext(text("x"));
         chat.onNext(text("y"));
         chat.onCompleted();
-        assertThat(chatted.await()).extracting(EchoReply::getIndex).containsExactly(0, 1);
+        assertThat(chatted.await(TIMEOUT)).extracting(EchoReply::getIndex).containsExactly(0, 1);
 
         Connection rsocket = RSocketConnector.create()
             .connect(TcpClientTransport.create("127.0.0.1", server.port())).block(TIMEOUT);
@@ -126,30 +126,5 @@ class EchoServerGrpcTest {
             .withDeadlineAfter(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
             .check(HealthCheckRequest.newBuilder().setService(EchoRpc.SERVICE_NAME).build());
         assertThat(status.getStatus()).isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
-    }
-
-    /** A call's replies, once it completed. */
-    private static final class Replies implements StreamObserver<EchoReply> {
-        private final List<EchoReply> replies = new ArrayList<>();
-        private final CompletableFuture<List<EchoReply>> done = new CompletableFuture<>();
-
-        @Override
-        public synchronized void onNext(EchoReply value) {
-            replies.add(value);
-        }
-
-        @Override
-        public void onError(Throwable t) {
-            done.completeExceptionally(t);
-        }
-
-        @Override
-        public synchronized void onCompleted() {
-            done.complete(List.copyOf(replies));
-        }
-
-        List<EchoReply> await() throws Exception {
-            return done.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        }
     }
 }

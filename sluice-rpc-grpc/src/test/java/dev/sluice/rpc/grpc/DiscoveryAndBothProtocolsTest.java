@@ -14,7 +14,6 @@ import dev.sluice.rpc.echo.v1.EchoGrpc;
 import dev.sluice.rpc.echo.v1.EchoReply;
 import dev.sluice.rpc.echo.v1.EchoRequest;
 import dev.sluice.rpc.echo.v1.EchoRpc;
-import dev.sluice.rpc.echo.v1.EchoService;
 import dev.sluice.rpc.echo.v1.RealEchoService;
 import dev.sluice.transport.netty.TcpClientTransport;
 import dev.sluice.transport.netty.TcpServerTransport;
@@ -31,10 +30,7 @@ import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
 
 /**
  * The bridged service is discoverable as grpc-java users expect (server reflection, health), and one implementation
@@ -94,31 +90,8 @@ class DiscoveryAndBothProtocolsTest {
 
     @Test
     void oneImplementationInstanceAnswersBothProtocols() throws Exception {
-        AtomicInteger calls = new AtomicInteger();
-        RealEchoService real = new RealEchoService();
-        EchoService counting = new EchoService() {
-            @Override
-            public Mono<EchoReply> say(EchoRequest request) {
-                int n = calls.incrementAndGet();
-                return real.say(request).map(r -> r.toBuilder().setIndex(n).build());
-            }
-
-            @Override
-            public Flux<EchoReply> repeat(EchoRequest request) {
-                return real.repeat(request);
-            }
-
-            @Override
-            public Mono<EchoReply> collect(Flux<EchoRequest> requests) {
-                return real.collect(requests);
-            }
-
-            @Override
-            public Flux<EchoReply> chat(Flux<EchoRequest> requests) {
-                return real.chat(requests);
-            }
-        };
-        RpcService service = EchoRpc.bind(counting);
+        ObservedEcho echo = new ObservedEcho();
+        RpcService service = EchoRpc.bind(echo);
         CloseableServer rsocketServer = RSocketServer.create(SocketAcceptor.with(RpcRouter.of(service)))
             .bind(TcpServerTransport.create("127.0.0.1", 0))
             .block(GrpcLoopback.TIMEOUT);
@@ -132,7 +105,7 @@ class DiscoveryAndBothProtocolsTest {
                 .withDeadlineAfter(GrpcLoopback.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).say(hello);
             assertThat(List.of(overRsocket.getText(), overGrpc.getText())).containsExactly("hello", "hello");
             assertThat(List.of(overRsocket.getIndex(), overGrpc.getIndex())).containsExactly(1, 2);
-            assertThat(calls.get()).isEqualTo(2);
+            assertThat(echo.says.get()).isEqualTo(2);
         } finally {
             connection.dispose();
             rsocketServer.dispose();

@@ -14,7 +14,6 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -72,15 +71,15 @@ class EchoOverGrpcTest {
 
     @Test
     void chatAnswersEachRequestInOrder() throws Exception {
-        Recorder replies = new Recorder();
+        Replies replies = new Replies();
         StreamObserver<EchoRequest> requests = async.chat(replies);
         for (String text : List.of("x", "y", "z")) {
             requests.onNext(request(text));
         }
         requests.onCompleted();
-        replies.done.get(GrpcLoopback.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        assertThat(replies.replies).extracting(EchoReply::getText).containsExactly("x", "y", "z");
-        assertThat(replies.replies).extracting(EchoReply::getIndex).containsExactly(0, 1, 2);
+        List<EchoReply> received = replies.await(GrpcLoopback.TIMEOUT);
+        assertThat(received).extracting(EchoReply::getText).containsExactly("x", "y", "z");
+        assertThat(received).extracting(EchoReply::getIndex).containsExactly(0, 1, 2);
     }
 
     @Test
@@ -101,35 +100,14 @@ class EchoOverGrpcTest {
     }
 
     private EchoReply collect(List<String> texts) throws Exception {
-        Recorder reply = new Recorder();
+        Replies reply = new Replies();
         StreamObserver<EchoRequest> requests = async.collect(reply);
         for (String text : texts) {
             requests.onNext(request(text));
         }
         requests.onCompleted();
-        reply.done.get(GrpcLoopback.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        assertThat(reply.replies).hasSize(1);
-        return reply.replies.get(0);
-    }
-
-    /** Collects a call's replies; {@code done} completes with the call, or fails with its status. */
-    static final class Recorder implements StreamObserver<EchoReply> {
-        final List<EchoReply> replies = new ArrayList<>();
-        final CompletableFuture<Void> done = new CompletableFuture<>();
-
-        @Override
-        public synchronized void onNext(EchoReply value) {
-            replies.add(value);
-        }
-
-        @Override
-        public void onError(Throwable t) {
-            done.completeExceptionally(t);
-        }
-
-        @Override
-        public void onCompleted() {
-            done.complete(null);
-        }
+        List<EchoReply> received = reply.await(GrpcLoopback.TIMEOUT);
+        assertThat(received).hasSize(1);
+        return received.get(0);
     }
 }

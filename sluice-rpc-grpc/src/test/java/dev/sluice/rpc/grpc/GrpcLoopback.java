@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A grpc-java server on loopback serving the given services, and a plaintext channel to it: what the tests call the
@@ -40,6 +41,20 @@ final class GrpcLoopback implements AutoCloseable {
             .usePlaintext()
             .flowControlWindow(WINDOW)
             .build();
+    }
+
+    /** The count once it stopped moving for ten looks 20 ms apart (bounded by {@link #TIMEOUT}). */
+    static long awaitSteady(AtomicLong count) throws InterruptedException {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        long last = -1;
+        int steady = 0;
+        while (steady < 10 && System.nanoTime() < deadline) {
+            long now = count.get();
+            steady = now == last ? steady + 1 : 0;
+            last = now;
+            Thread.sleep(20);
+        }
+        return last;
     }
 
     @Override

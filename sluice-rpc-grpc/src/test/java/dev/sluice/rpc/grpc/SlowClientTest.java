@@ -7,20 +7,15 @@ import dev.sluice.rpc.echo.v1.EchoGrpc;
 import dev.sluice.rpc.echo.v1.EchoReply;
 import dev.sluice.rpc.echo.v1.EchoRequest;
 import dev.sluice.rpc.echo.v1.EchoRpc;
-import dev.sluice.rpc.echo.v1.EchoService;
-import dev.sluice.rpc.echo.v1.RealEchoService;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
 import io.grpc.Metadata;
 import io.grpc.Status;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
 
 /**
  * A slow gRPC client holds the implementation back: a server-streaming call of ten million replies, read a few
@@ -40,36 +35,12 @@ class SlowClientTest {
     private static final int BURSTS = 3;
     private static final int BURST = 300;
 
-    private final AtomicLong emitted = new AtomicLong();
-    private final CountDownLatch cancelled = new CountDownLatch(1);
+    private final ObservedEcho echo = new ObservedEcho();
     private GrpcLoopback loopback;
 
     @BeforeEach
     void start() {
-        EchoService counting = new EchoService() {
-            private final RealEchoService real = new RealEchoService();
-
-            @Override
-            public Mono<EchoReply> say(EchoRequest request) {
-                return real.say(request);
-            }
-
-            @Override
-            public Flux<EchoReply> repeat(EchoRequest request) {
-                return real.repeat(request).doOnNext(r -> emitted.incrementAndGet()).doOnCancel(cancelled::countDown);
-            }
-
-            @Override
-            public Mono<EchoReply> collect(Flux<EchoRequest> requests) {
-                return real.collect(requests);
-            }
-
-            @Override
-            public Flux<EchoReply> chat(Flux<EchoRequest> requests) {
-                return real.chat(requests);
-            }
-        };
-        loopback = new GrpcLoopback(GrpcBridge.service(EchoRpc.bind(counting)));
+        loopback = new GrpcLoopback(GrpcBridge.service(EchoRpc.bind(echo)));
     }
 
     @AfterEach
@@ -101,13 +72,13 @@ class SlowClientTest {
             call.request(BURST);
             read += BURST;
             awaitReceived(received, read);
-            long ahead = awaitSteady(emitted) - read;
+            long ahead = GrpcLoopback.awaitSteady(echo.repeated) - read;
             assertThat(ahead).as("replies made ahead of the reader after %d read", read)
                 .isBetween(0L, BOUND);
         }
         call.cancel("done reading", null);
-        assertThat(cancelled.await(GrpcLoopback.TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-        assertThat(emitted.get()).isLessThan(TEN_MILLION);
+        assertThat(echo.cancelled.await(GrpcLoopback.TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        assertThat(echo.repeated.get()).isLessThan(TEN_MILLION);
     }
 
     private static void awaitReceived(AtomicLong received, long expected) throws InterruptedException {
@@ -116,19 +87,5 @@ class SlowClientTest {
             Thread.sleep(5);
         }
         assertThat(received.get()).isEqualTo(expected);
-    }
-
-    /** The count once it stopped moving for ten looks 20 ms apart (bounded by the test's timeout). */
-    private static long awaitSteady(AtomicLong count) throws InterruptedException {
-        long deadline = System.nanoTime() + GrpcLoopback.TIMEOUT.toNanos();
-        long last = -1;
-        int steady = 0;
-        while (steady < 10 && System.nanoTime() < deadline) {
-            long now = count.get();
-            steady = now == last ? steady + 1 : 0;
-            last = now;
-            Thread.sleep(20);
-        }
-        return last;
     }
 }

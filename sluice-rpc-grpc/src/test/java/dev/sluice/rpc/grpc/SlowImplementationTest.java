@@ -73,23 +73,9 @@ class SlowImplementationTest {
             }
         }, new Metadata());
 
-        long steady = awaitSteady(sent);
+        long steady = GrpcLoopback.awaitSteady(sent);
         assertThat(steady).as("requests the client could send").isBetween((long) ASKED, BOUND);
-        assertThat(awaitSteady(delivered)).as("requests the implementation received").isEqualTo(ASKED);
+        assertThat(GrpcLoopback.awaitSteady(delivered)).as("requests the implementation received").isEqualTo(ASKED);
         call.cancel("done", null);
-    }
-
-    /** The count once it stopped moving for ten looks 20 ms apart (bounded by the test's timeout). */
-    private static long awaitSteady(AtomicLong count) throws InterruptedException {
-        long deadline = System.nanoTime() + GrpcLoopback.TIMEOUT.toNanos();
-        long last = -1;
-        int steady = 0;
-        while (steady < 10 && System.nanoTime() < deadline) {
-            long now = count.get();
-            steady = now == last ? steady + 1 : 0;
-            last = now;
-            Thread.sleep(20);
-        }
-        return last;
     }
 }

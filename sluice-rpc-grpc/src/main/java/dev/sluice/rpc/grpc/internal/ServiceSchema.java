@@ -4,7 +4,7 @@ import com.google.protobuf.Descriptors;
 import io.grpc.protobuf.ProtoServiceDescriptorSupplier;
 
 /** What gRPC server reflection reads of a service: its protobuf descriptor and file. */
-public final class ServiceSchema implements ProtoServiceDescriptorSupplier {
+public class ServiceSchema implements ProtoServiceDescriptorSupplier {
 
     private final Descriptors.ServiceDescriptor service;
 
@@ -13,12 +13,12 @@ public final class ServiceSchema implements ProtoServiceDescriptorSupplier {
     }
 
     @Override
-    public Descriptors.FileDescriptor getFileDescriptor() {
+    public final Descriptors.FileDescriptor getFileDescriptor() {
         return service.getFile();
     }
 
     @Override
-    public Descriptors.ServiceDescriptor getServiceDescriptor() {
+    public final Descriptors.ServiceDescriptor getServiceDescriptor() {
         return service;
     }
 }

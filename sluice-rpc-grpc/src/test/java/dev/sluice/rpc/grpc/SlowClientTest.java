@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * <p>The bound: the client's HTTP/2 window ({@link GrpcLoopback#WINDOW}, 64 KiB) plus grpc-java's 32 KiB
  * ready threshold on the server, in replies, plus the bridge's {@link dev.sluice.rpc.grpc.internal} batch of 32 and
  * one reply in hand: with 1 KiB replies, {@value #BOUND}. The server's heap holds at most that many replies
- * (about 160 KiB) for the call, whatever the stream's length.
+ * (about 160 KiB) for the call, whatever the stream's length; the heap in use after a collection, measured before
+ * the first read and after the last pause, grows by less than 32 MiB (the whole stream is 10 GB).
  */
 class SlowClientTest {
 
@@ -32,6 +33,7 @@ class SlowClientTest {
     private static final int REPLY_DATA = 1024;
     /** (64 KiB + 32 KiB) / 1,024 B + 32 + 1, rounded up for the replies' few bytes of framing. */
     private static final long BOUND = 130;
+    private static final long HEAP_GROWTH_BOUND = 32L << 20;
     private static final int BURSTS = 3;
     private static final int BURST = 300;
 
@@ -67,6 +69,7 @@ class SlowClientTest {
             .setData(ByteString.copyFrom(new byte[REPLY_DATA])).build());
         call.halfClose();
 
+        long heapBefore = heapAfterGc();
         long read = 0;
         for (int burst = 0; burst < BURSTS; burst++) {
             call.request(BURST);
@@ -76,9 +79,20 @@ class SlowClientTest {
             assertThat(ahead).as("replies made ahead of the reader after %d read", read)
                 .isBetween(0L, BOUND);
         }
+        // The same bound read in the heap: the stream in full would be 10 GB; what is held for it is ~160 KiB, so
+        // 32 MiB leaves room for everything else the JVM allocates meanwhile.
+        assertThat(heapAfterGc() - heapBefore).as("heap grown while the reader paused, bytes")
+            .isLessThan(HEAP_GROWTH_BOUND);
         call.cancel("done reading", null);
         assertThat(echo.cancelled.await(GrpcLoopback.TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
         assertThat(echo.repeated.get()).isLessThan(TEN_MILLION);
+    }
+
+    /** The heap in use after a full collection. */
+    private static long heapAfterGc() {
+        System.gc();
+        Runtime runtime = Runtime.getRuntime();
+        return runtime.totalMemory() - runtime.freeMemory();
     }
 
     private static void awaitReceived(AtomicLong received, long expected) throws InterruptedException {

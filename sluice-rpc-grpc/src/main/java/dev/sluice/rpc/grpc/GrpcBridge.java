@@ -24,7 +24,7 @@ import java.util.List;
  *
  * <pre>{@code
  * RpcService echo = EchoRpc.bind(new MyEcho());
- * RSocketServer.create(SocketAcceptor.with(RpcRouter.of(echo))).bind(TcpServerTransport.create(7000)).block();
+ * RSocketServer.create(RpcRouter.of(echo).acceptor()).bind(TcpServerTransport.create("0.0.0.0", 7000)).block();
  * Grpc.newServerBuilderForPort(9090, InsecureServerCredentials.create())
  *     .addService(GrpcBridge.service(echo)).build().start();
  * }</pre>

@@ -69,11 +69,14 @@ public final class NettyDuplexConnection implements DuplexConnection {
         channel.close();
     }
 
-    /** Lingers ({@link LingeringClose}, first in the pipeline so that it also sees what TLS would decrypt). */
+    /**
+     * Lingers ({@link LingeringClose}, first in the pipeline so that it also sees what TLS would decrypt); over
+     * plaintext with a FIN once the refusal is flushed.
+     */
     @Override
     public void closeAfterRefusal() {
         if (channel.pipeline().get(LingeringClose.class) == null) {
-            channel.pipeline().addFirst(new LingeringClose());
+            channel.pipeline().addFirst(new LingeringClose(channel.pipeline().get(SslHandler.class) == null));
         }
         channel.close();
     }

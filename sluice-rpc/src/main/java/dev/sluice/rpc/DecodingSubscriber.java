@@ -17,12 +17,15 @@ final class DecodingSubscriber<R extends MessageLite> implements CoreSubscriber<
 
     private final RpcMethod<?, R> method;
     private final CoreSubscriber<? super R> actual;
+    /** Whether the payloads are the responses of a stream (decoded as such, see ProtobufCodec). */
+    private final boolean ofStream;
     private Subscription upstream;
     private boolean done;
 
-    DecodingSubscriber(RpcMethod<?, R> method, CoreSubscriber<? super R> actual) {
+    DecodingSubscriber(RpcMethod<?, R> method, CoreSubscriber<? super R> actual, boolean ofStream) {
         this.method = method;
         this.actual = actual;
+        this.ofStream = ofStream;
     }
 
     @Override
@@ -46,7 +49,7 @@ final class DecodingSubscriber<R extends MessageLite> implements CoreSubscriber<
         }
         R message;
         try {
-            message = RpcRequester.decodeAndRelease(method, payload);
+            message = RpcRequester.decodeAndRelease(method, payload, ofStream);
         } catch (Throwable t) {
             done = true;
             upstream.cancel();

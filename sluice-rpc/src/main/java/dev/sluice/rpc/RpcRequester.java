@@ -67,7 +67,7 @@ public final class RpcRequester {
     public <Q extends MessageLite, R extends MessageLite> Mono<R> clientStreaming(
             RpcMethod<Q, R> method, Publisher<? extends Q> requests, RpcMetadata metadata) {
         return rsocket.requestChannel(outbound(method, requests, metadata))
-            .map(p -> decodeAndRelease(method, p))
+            .map(p -> decodeAndRelease(method, p, false))
             .singleOrEmpty()
             .onErrorMap(StatusErrors::fromCall);
     }
@@ -76,7 +76,7 @@ public final class RpcRequester {
     public <Q extends MessageLite, R extends MessageLite> Flux<R> bidiStreaming(
             RpcMethod<Q, R> method, Publisher<? extends Q> requests, RpcMetadata metadata) {
         return rsocket.requestChannel(outbound(method, requests, metadata))
-            .map(p -> decodeAndRelease(method, p))
+            .map(p -> decodeAndRelease(method, p, true))
             .onErrorMap(StatusErrors::fromCall);
     }
 
@@ -148,10 +148,14 @@ public final class RpcRequester {
         }
     }
 
-    static <R extends MessageLite> R decodeAndRelease(RpcMethod<?, R> method, Payload payload) {
+    /** The response in {@code payload}, released; {@code ofStream}: one of a stream of responses. */
+    static <R extends MessageLite> R decodeAndRelease(RpcMethod<?, R> method, Payload payload, boolean ofStream) {
         try {
-            return ProtobufCodec.decode(payload.dataBuffer(), payload.dataIndex(), payload.dataLength(),
-                method.responseParser());
+            return ofStream
+                ? ProtobufCodec.decodeCopied(payload.dataBuffer(), payload.dataIndex(), payload.dataLength(),
+                    method.responseParser())
+                : ProtobufCodec.decode(payload.dataBuffer(), payload.dataIndex(), payload.dataLength(),
+                    method.responseParser());
         } catch (InvalidProtocolBufferException e) {
             throw new RpcException(RpcStatus.INTERNAL, "cannot decode the response of " + method.fullName() + ": "
                 + e.getMessage(), e);

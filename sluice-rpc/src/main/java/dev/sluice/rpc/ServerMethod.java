@@ -45,8 +45,7 @@ final class ServerMethod<Q extends MessageLite, R extends MessageLite> {
             return ProtobufCodec.decode(payload.dataBuffer(), payload.dataIndex(), payload.dataLength(),
                 method.requestParser());
         } catch (InvalidProtocolBufferException e) {
-            throw new RpcException(RpcStatus.INVALID_ARGUMENT, "cannot decode the request of " + method.fullName()
-                + ": " + e.getMessage());
+            throw invalidRequest(e);
         }
     }
 
@@ -94,11 +93,20 @@ final class ServerMethod<Q extends MessageLite, R extends MessageLite> {
         return MessagePayload.of(response);
     }
 
+    /** One request of a channel, released: decoded as one of a stream of them (see ProtobufCodec). */
     private Q decodeAndRelease(Payload payload) {
         try {
-            return decode(payload);
+            return ProtobufCodec.decodeCopied(payload.dataBuffer(), payload.dataIndex(), payload.dataLength(),
+                method.requestParser());
+        } catch (InvalidProtocolBufferException e) {
+            throw invalidRequest(e);
         } finally {
             payload.release();
         }
+    }
+
+    private RpcException invalidRequest(InvalidProtocolBufferException e) {
+        return new RpcException(RpcStatus.INVALID_ARGUMENT, "cannot decode the request of " + method.fullName()
+            + ": " + e.getMessage());
     }
 }

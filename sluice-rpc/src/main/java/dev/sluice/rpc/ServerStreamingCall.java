@@ -36,6 +36,6 @@ final class ServerStreamingCall<Q extends MessageLite, R extends MessageLite> ex
             Operators.error(actual, StatusErrors.fromCall(t));
             return;
         }
-        call.subscribe(new DecodingSubscriber<>(method, actual));
+        call.subscribe(new DecodingSubscriber<>(method, actual, true));
     }
 }

@@ -39,6 +39,6 @@ final class UnaryCall<Q extends MessageLite, R extends MessageLite> extends Mono
             Operators.error(actual, StatusErrors.fromCall(t));
             return;
         }
-        call.subscribe(new DecodingSubscriber<>(method, actual));
+        call.subscribe(new DecodingSubscriber<>(method, actual, false));
     }
 }

@@ -9,8 +9,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 
 /**
- * One thread's reusable protobuf encoder (for large messages), scratch array (for small ones) and decoder (for any
- * message in a direct buffer).
+ * One thread's reusable protobuf encoder (for large messages), scratch array (for small ones, and a stream's small
+ * messages to be parsed) and decoder (for other messages in a direct buffer).
  * The encoder and decoder each sit over a small stream adapter that is pointed at one
  * buffer per message: the encoder writes through its own array into the target buffer and is flushed after each
  * message; the decoder reads the message's bytes and meets their end as the end of the message. Both are
@@ -31,7 +31,10 @@ final class CodecStreams {
         }
     };
 
-    /** Where a small message is serialized by protobuf's array encoder before it is copied into its frame. */
+    /**
+     * Where a small message is serialized by protobuf's array encoder before it is copied into its frame, and where
+     * a small message of a stream is copied out of its frame to be parsed.
+     */
     private final byte[] scratch = new byte[ProtobufCodec.HEAP_MAX];
     private final Sink sink = new Sink();
     private final Source source = new Source();

@@ -16,11 +16,13 @@ import java.io.UncheckedIOException;
  * message is serialized into the frame that carries it (by {@link MessagePayload}): a small one by protobuf's array
  * encoder into the thread's scratch array ({@link #serializeSmall}), then copied (the array encoder costs 6 ns for a
  * 4-byte message against 27 ns through a stream and 58 ns into a pooled direct buffer), a large one through the
- * thread's reusable stream encoder ({@link #writeLarge}). A message in a heap buffer is decoded from its array; one
- * in a direct buffer (every frame read from a socket) through one reusable stream decoder per thread
- * ({@link CodecStreams}), so that no decoder is made per message: a new array decoder parses faster on its own, but
- * not once its garbage is paid for with hundreds of calls in flight (docs/benchmarks.md). {@link #encode} makes a
- * buffer of a message's own, for whoever asks a {@link MessagePayload} for a copy of its data.
+ * thread's reusable stream encoder ({@link #writeLarge}). A message in a heap buffer is decoded from its array. One
+ * in a direct buffer (every frame read from a socket) is decoded by {@link #decode} through one reusable stream
+ * decoder per thread ({@link CodecStreams}), so that no decoder is made per message: a new array decoder parses
+ * faster on its own, but for a unary call, with hundreds in flight, its garbage costs what it saves. The messages of
+ * a stream go through {@link #decodeCopied} instead: copied into the thread's scratch array and parsed there by a
+ * new array decoder, which streams are measurably faster with (docs/benchmarks.md). {@link #encode} makes a buffer
+ * of a message's own, for whoever asks a {@link MessagePayload} for a copy of its data.
  *
  * <p>Thread-safe: the streams are per thread, and nothing here calls back into user code while using them.
  */
@@ -130,6 +132,23 @@ public final class ProtobufCodec {
      */
     public static <T> T decode(ByteBuf data, Parser<T> parser) throws InvalidProtocolBufferException {
         return decode(data, data.readerIndex(), data.readableBytes(), parser);
+    }
+
+    /**
+     * As {@link #decode(ByteBuf, int, int, Parser)}, for one message of a stream of them (the responses of a
+     * server-streaming or bidirectional call, the requests of a channel): one in a direct buffer of up to
+     * {@link #HEAP_MAX} bytes is copied into the thread's scratch array and parsed from there by protobuf's array
+     * decoder, a new object per message that a stream's burst of messages pays for.
+     */
+    public static <T> T decodeCopied(ByteBuf buf, int index, int length, Parser<T> parser)
+        throws InvalidProtocolBufferException {
+        if (buf.hasArray() || length > HEAP_MAX) {
+            return decode(buf, index, length, parser);
+        }
+        byte[] scratch = CodecStreams.current().scratch();
+        buf.getBytes(index, scratch, 0, length);
+        // Bytes fields are copied out of the array (it is not marked immutable), so the message outlives the scratch.
+        return parser.parseFrom(scratch, 0, length);
     }
 
     /** Decodes the {@code length} bytes of {@code buf} from {@code index} (a region of a frame: no view made). */

@@ -10,13 +10,15 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
  * The per-thread encoder and decoder carry no state from one message to the next: messages of every size round
  * trip one after another on one thread, a message that fails to parse leaves the next one unharmed, and bytes that
- * are not one whole message are refused.
+ * are not one whole message are refused; a stream's messages, parsed from the thread's scratch array, outlive it.
  */
 class ProtobufCodecTest {
 
@@ -104,6 +106,46 @@ class ProtobufCodecTest {
             }
         } finally {
             frame.release();
+        }
+    }
+
+    @Test
+    void aStreamsMessagesAreParsedFromTheScratchArrayAndOutliveIt() throws Exception {
+        int[] sizes = {0, 4, 140, ProtobufCodec.HEAP_MAX - 100, ProtobufCodec.HEAP_MAX + 100, 4, 1};
+        List<EchoRequest> sent = new ArrayList<>();
+        List<EchoRequest> decoded = new ArrayList<>();
+        ByteBuf frame = ByteBufAllocator.DEFAULT.directBuffer(16 * 1024);
+        try {
+            for (int i = 0; i < sizes.length; i++) {
+                EchoRequest m = request(sizes[i], i + 1);
+                byte[] bytes = m.toByteArray();
+                frame.clear().writeZero(3).writeBytes(bytes).writeByte(0x7F);
+                sent.add(m);
+                decoded.add(ProtobufCodec.decodeCopied(frame, 3, bytes.length, EchoRequest.parser()));
+            }
+        } finally {
+            frame.release();
+        }
+        // Each one still equal to what was sent after the later ones went through the same scratch array.
+        assertThat(decoded).containsExactlyElementsOf(sent);
+    }
+
+    @Test
+    void aStreamsMessageThatIsNotOneWholeMessageIsRefused() {
+        byte[] whole = request(140, 5).toByteArray();
+        byte[][] bad = {
+            Arrays.copyOf(whole, whole.length / 2),
+            {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF},
+            {0x0A, 0x01, 'a', 0x0C, 0x18, 0x05}, // an END_GROUP tag at the top level
+        };
+        for (byte[] bytes : bad) {
+            ByteBuf frame = ByteBufAllocator.DEFAULT.directBuffer().writeBytes(bytes);
+            try {
+                assertThatThrownBy(() -> ProtobufCodec.decodeCopied(frame, 0, bytes.length, EchoRequest.parser()))
+                    .isInstanceOf(InvalidProtocolBufferException.class);
+            } finally {
+                frame.release();
+            }
         }
     }
 }

@@ -213,7 +213,9 @@ public final class Bench {
             String latency = "## Latency under load\n\n" + context + "- Offered rates: "
                 + o.latencyPercents().stream().map(p -> p + "%").collect(Collectors.joining(", "))
                 + " of each implementation's measured request-response median, open loop; response times from"
-                + " each request's due time (no coordinated omission), HdrHistogram."
+                + " each request's due time (no coordinated omission), HdrHistogram. Warm-up runs the closed loop"
+                + " for its first quarter, then the paced load; the schedule starts again when measuring starts, so"
+                + " no measured request waits behind one left over from warm-up."
                 + (o.latencyRepeats() == 1 ? "" : " Each run made " + o.latencyRepeats() + " times, the runs in"
                     + " turn; each figure the median of those runs.") + "\n\n"
                 + BenchReport.latencyTable(paced);

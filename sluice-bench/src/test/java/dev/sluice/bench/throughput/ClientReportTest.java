@@ -76,15 +76,32 @@ class ClientReportTest {
     }
 
     @Test
-    void pacingTakesOverHalfwayThroughWarmUp() {
+    void pacingTakesOverAQuarterOfTheWayThroughWarmUp() {
         ChildOptions o = ChildOptions.parse(new String[] {"--interaction", "response", "--rate", "10", "--warmup",
-            "4", "--seconds", "1"});
+            "8", "--seconds", "1"});
         ClientReport report = new ClientReport(o, meter, new Latency(), out, loadedClock(null));
         int[] linesWhenPacing = {-1};
         report.whenPacing(() -> linesWhenPacing[0] = lines().size());
         assertThat(report.run()).isZero();
         assertThat(linesWhenPacing[0]).as("lines printed when pacing started").isEqualTo(2);
         assertThat(lines().subList(0, 2)).containsExactly("warmup 1 1000", "warmup 2 1000");
+    }
+
+    @Test
+    void measuringStartsWithTheLastWarmUpLine() {
+        ChildOptions o = ChildOptions.parse(new String[] {"--interaction", "response", "--rate", "10", "--warmup",
+            "4", "--seconds", "2"});
+        ClientReport report = new ClientReport(o, meter, new Latency(), out, loadedClock(null));
+        int[] linesWhenMeasuring = {-1};
+        int[] calls = {0};
+        report.whenMeasuring(() -> {
+            linesWhenMeasuring[0] = lines().size();
+            calls[0]++;
+        });
+        assertThat(report.run()).isZero();
+        assertThat(calls[0]).as("told once").isEqualTo(1);
+        assertThat(linesWhenMeasuring[0]).as("lines printed when measuring started").isEqualTo(4);
+        assertThat(lines().get(3)).isEqualTo("warmup 4 1000");
     }
 
     @Test

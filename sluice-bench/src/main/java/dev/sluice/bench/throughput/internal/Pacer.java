@@ -10,8 +10,9 @@ import java.util.function.LongSupplier;
  * When {@code maxInFlight} requests are unanswered the pacer sends nothing more until some are (bounded memory);
  * the requests it then sends keep their original due times, so the latency shows the stall.
  *
- * <p>Warm-up runs the sender's closed loop (the JIT then sees the same code at full speed, and no backlog can
- * build up while it compiles); when measuring starts the pacer stops that loop and takes over. It runs as a task
+ * <p>The first quarter of warm-up runs the sender's closed loop (the JIT then sees the same code at full speed,
+ * and no backlog can build up while it compiles); then the pacer stops that loop and takes over, and when
+ * measuring starts its schedule starts again ({@link #restart}). It runs as a task
  * on the connection's own event loop every {@link #TICK_MICROS} µs, sending what has come due since (at most
  * {@link #CATCH_UP_FACTOR} ticks' worth): requests then start on the thread that writes them, as in a closed
  * loop, instead of each one hopping across threads (which on one core costs more than the request).
@@ -92,8 +93,20 @@ public final class Pacer {
     }
 
     /**
-     * When {@code report} says pacing starts (halfway through warm-up): stops the sender's closed loop and runs
-     * the pacing task on {@code loop} (the connection's event loop) until the JVM exits, the schedule starting then.
+     * Starts the schedule again at {@code nowNanos}: requests that fell due before and were not sent yet are never
+     * sent. For the start of measuring, so that a backlog left by warm-up (the JIT recompiling for the paced code
+     * took half the client's core for seconds after the switch) is not queued in front of the measured requests;
+     * requests already in flight are still answered, and a load that cannot keep up still falls behind, measured.
+     */
+    public void restart(long nowNanos) {
+        start = nowNanos;
+        sent = 0;
+    }
+
+    /**
+     * When {@code report} says pacing starts (a quarter of the way through warm-up): stops the sender's closed
+     * loop and runs the pacing task on {@code loop} (the connection's event loop) until the JVM exits, the schedule
+     * starting then; when it says measuring starts, starts the schedule again ({@link #restart}).
      */
     public void start(Sender sender, ScheduledExecutorService loop, ClientReport report) {
         report.whenPacing(() -> loop.execute(() -> {
@@ -104,5 +117,6 @@ public final class Pacer {
                 sender.tickDone();
             }, 0, TICK_MICROS, TimeUnit.MICROSECONDS);
         }));
+        report.whenMeasuring(() -> loop.execute(() -> restart(clock.getAsLong())));
     }
 }

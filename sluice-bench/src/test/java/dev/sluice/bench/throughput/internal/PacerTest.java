@@ -72,6 +72,21 @@ class PacerTest {
     }
 
     @Test
+    void aRestartDropsTheUnsentBacklogAndSchedulesFromThen() {
+        Pacer pacer = new Pacer(1000, 2, () -> 0);
+        Recorder r = new Recorder();
+        assertThat(pacer.sendDue(r, 9 * MS)).as("10 due, 2 allowed in flight").isEqualTo(2);
+        r.answered = 2;
+        pacer.restart(20 * MS);
+        assertThat(pacer.sendDue(r, 20 * MS)).as("only the request due at the restart").isEqualTo(1);
+        assertThat(pacer.sendDue(r, 22 * MS)).as("two more due, one allowed in flight").isEqualTo(1);
+        r.answered = 4;
+        assertThat(pacer.sendDue(r, 22 * MS)).isEqualTo(1);
+        assertThat(r.due).as("requests 2-9 of before the restart were never sent")
+            .containsExactly(0L, MS, 20 * MS, 21 * MS, 22 * MS);
+    }
+
+    @Test
     void rejectsNonPositiveSettingsQuotingThem() {
         assertThatThrownBy(() -> new Pacer(0, 1, () -> 0)).hasMessage("ratePerSecond <= 0: 0");
         assertThatThrownBy(() -> new Pacer(1, -3, () -> 0)).hasMessage("maxInFlight <= 0: -3");

@@ -12,10 +12,10 @@ import java.util.function.LongSupplier;
  *
  * <p>The first quarter of warm-up runs the sender's closed loop (the JIT then sees the same code at full speed,
  * and no backlog can build up while it compiles); then the pacer stops that loop and takes over, and when
- * measuring starts its schedule starts again ({@link #restart}). It runs as a task
- * on the connection's own event loop every {@link #TICK_MICROS} µs, sending what has come due since (at most
- * {@link #CATCH_UP_FACTOR} ticks' worth): requests then start on the thread that writes them, as in a closed
- * loop, instead of each one hopping across threads (which on one core costs more than the request).
+ * measuring starts its schedule starts again ({@link #restart}). It runs as a task on the connection's own event
+ * loop every {@link #TICK_MICROS} µs, sending what has come due since (at most {@link #CATCH_UP_FACTOR} ticks'
+ * worth): requests then start on the thread that writes them, as in a closed loop, instead of each one hopping
+ * across threads (which on one core costs more than the request).
  *
  * <p>Confined to the event loop it is started on.
  */
@@ -94,9 +94,10 @@ public final class Pacer {
 
     /**
      * Starts the schedule again at {@code nowNanos}: requests that fell due before and were not sent yet are never
-     * sent. For the start of measuring, so that a backlog left by warm-up (the JIT recompiling for the paced code
-     * took half the client's core for seconds after the switch) is not queued in front of the measured requests;
-     * requests already in flight are still answered, and a load that cannot keep up still falls behind, measured.
+     * sent. For the start of pacing, and again of measuring, so that a backlog left by warm-up (the JIT
+     * recompiling for the paced code can hold a client back for seconds) is not queued in front of the measured
+     * requests; requests already in flight are still answered, and a load that cannot keep up still falls behind,
+     * measured.
      */
     public void restart(long nowNanos) {
         start = nowNanos;
@@ -111,7 +112,7 @@ public final class Pacer {
     public void start(Sender sender, ScheduledExecutorService loop, ClientReport report) {
         report.whenPacing(() -> loop.execute(() -> {
             sender.stopClosedLoop();
-            start = clock.getAsLong();
+            restart(clock.getAsLong());
             loop.scheduleAtFixedRate(() -> {
                 sendDue(sender, clock.getAsLong());
                 sender.tickDone();

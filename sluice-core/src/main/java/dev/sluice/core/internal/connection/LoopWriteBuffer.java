@@ -23,8 +23,12 @@ import io.netty.util.concurrent.FastThreadLocalThread;
  */
 final class LoopWriteBuffer {
 
-    /** A new buffer holds this much, or the one frame that needs more. */
-    static final int CHUNK_BYTES = 64 * 1024;
+    /**
+     * A new buffer holds this much, or the one frame that needs more. 32 KiB is the largest size Netty's pooled
+     * allocator keeps in its per-thread cache by default, so a chunk comes from that cache: a larger one is carved
+     * from the shared arena, whose run bookkeeping the JIT was still recompiling seconds into a paced load.
+     */
+    static final int CHUNK_BYTES = 32 * 1024;
 
     private static final FastThreadLocal<LoopWriteBuffer> CURRENT = new FastThreadLocal<>() {
         @Override

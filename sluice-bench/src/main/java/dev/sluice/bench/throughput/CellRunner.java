@@ -240,12 +240,12 @@ final class CellRunner {
             }
             String[] parts = line.split(" ");
             switch (parts[0]) {
-                case "warmup" -> progress.printf("%s %s: warm-up %s/%d: %s%n", position, label, parts[1],
-                    options.warmupSeconds(), rate(parts[2]));
+                case "warmup" -> progress.printf("%s %s: warm-up %s/%d: %s%s%n", position, label, parts[1],
+                    options.warmupSeconds(), rate(parts[2]), p99(parts));
                 case "tick" -> {
                     figures.add(Long.parseLong(parts[2]));
-                    progress.printf("%s %s: second %s/%d: %s%n", position, label, parts[1],
-                        options.seconds(), rate(parts[2]));
+                    progress.printf("%s %s: second %s/%d: %s%s%n", position, label, parts[1],
+                        options.seconds(), rate(parts[2]), p99(parts));
                 }
                 case "latency" -> latency = LatencyFigures.parse(line.substring("latency".length()));
                 case "error" -> throw new CellFailure("the client failed: " + line.substring(6));
@@ -269,6 +269,14 @@ final class CellRunner {
 
     private static String rate(String perSecond) {
         return String.format(Locale.ROOT, "%,d msgs/s", Long.parseLong(perSecond));
+    }
+
+    /** A paced second's p99 ({@code p99=<µs>}, the fourth word of its line) as shown in progress, or nothing. */
+    private static String p99(String[] parts) {
+        if (parts.length < 4 || !parts[3].startsWith("p99=")) {
+            return "";
+        }
+        return String.format(Locale.ROOT, ", p99 %.2f ms", Double.parseDouble(parts[3].substring(4)) / 1000);
     }
 
     /** Why a cell stopped. */

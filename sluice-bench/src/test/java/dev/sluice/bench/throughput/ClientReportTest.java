@@ -76,6 +76,39 @@ class ClientReportTest {
     }
 
     @Test
+    void pacedSecondsCarryTheP99OfTheirOwnAnswersAndTheLatencyLineSumsTheMeasuredOnes() {
+        ChildOptions o = ChildOptions.parse(new String[] {"--interaction", "response", "--rate", "10", "--warmup",
+            "2", "--seconds", "2"});
+        Latency latency = new Latency();
+        long[] now = {0};
+        // Each reading moves the clock one second on and records one answer, due at the reading, that took one
+        // millisecond more than the one before: 1 ms at 0 s, 2 ms at 1 s... Two readings a second (the wait's and
+        // the line's), so the seconds' lines see 1-3, 4-5, then (measuring from 4 s) 6-7 and 8-9 ms.
+        LongSupplier clock = () -> {
+            meter.add(1000);
+            long t = now[0];
+            latency.record(t, t + (t / SECOND + 1) * 1_000_000);
+            now[0] += SECOND;
+            return t;
+        };
+        assertThat(new ClientReport(o, meter, latency, out, clock).run()).isZero();
+        List<String> lines = lines();
+        assertThat(lines).hasSize(6);
+        assertThat(lines.subList(0, 4)).extracting(l -> l.substring(0, l.indexOf(" p99=")))
+            .containsExactly("warmup 1 1000", "warmup 2 1000", "tick 1 1000", "tick 2 1000");
+        assertThat(lines.subList(0, 4)).extracting(l -> Double.parseDouble(l.substring(l.indexOf("p99=") + 4)))
+            .satisfiesExactly(p -> assertThat(p).isBetween(2999.0, 3004.0),
+                p -> assertThat(p).isBetween(4999.0, 5004.0),
+                p -> assertThat(p).isBetween(6999.0, 7004.0),
+                p -> assertThat(p).isBetween(8999.0, 9005.0));
+        LatencyFigures l = LatencyFigures.parse(lines.get(4).substring("latency".length()));
+        // The measured seconds' answers only: 6 to 9 ms.
+        assertThat(l.count()).isEqualTo(4);
+        assertThat(l.p50()).isBetween(6999.0, 7004.0);
+        assertThat(l.max()).isBetween(8999.0, 9005.0);
+    }
+
+    @Test
     void pacingTakesOverAQuarterOfTheWayThroughWarmUp() {
         ChildOptions o = ChildOptions.parse(new String[] {"--interaction", "response", "--rate", "10", "--warmup",
             "8", "--seconds", "1"});

@@ -11,15 +11,17 @@ import org.HdrHistogram.Histogram;
  * the latency percentiles of a paced run, then {@code done}. The lines, on standard output:
  *
  * <pre>
- * warmup &lt;i&gt; &lt;msgs/s&gt;      one per warm-up second, i from 1
- * tick &lt;i&gt; &lt;msgs/s&gt;        one per measured second, i from 1
+ * warmup &lt;i&gt; &lt;msgs/s&gt; [p99=..]   one per warm-up second, i from 1
+ * tick &lt;i&gt; &lt;msgs/s&gt; [p99=..]     one per measured second, i from 1
  * latency count=.. p50=.. p99=.. p999=.. max=..   (paced runs; microseconds)
  * done
  * error &lt;message&gt;          instead of the rest, when the load failed (the stack trace goes to stderr)
  * </pre>
  *
- * <p>Each figure is the count difference over the measured elapsed time of that second, not an assumed one. The
- * load itself runs on other threads; {@link #fail} may be called from any of them.
+ * <p>Each figure is the count difference over the measured elapsed time of that second, not an assumed one. A
+ * paced second's line also carries the p99 of the answers recorded in it (once any are), so a reader sees when the
+ * latency settles; the {@code latency} line sums the measured seconds'. The load itself runs on other threads;
+ * {@link #fail} may be called from any of them.
  */
 public final class ClientReport {
 
@@ -94,6 +96,7 @@ public final class ClientReport {
         long lastCount = meter.total();
         int total = options.warmupSeconds() + options.seconds();
         int closedLoopSeconds = options.warmupSeconds() / 4;
+        Histogram measured = latency != null ? Latency.newHistogram() : null;
         if (closedLoopSeconds == 0) {
             whenPacing.run();
         }
@@ -113,7 +116,21 @@ public final class ClientReport {
             }
             long perSecond = Math.round((count - lastCount) * (double) SECOND / Math.max(1, now - last));
             boolean warm = i <= options.warmupSeconds();
-            out.println((warm ? "warmup " + i : "tick " + (i - options.warmupSeconds())) + " " + perSecond);
+            String line = (warm ? "warmup " + i : "tick " + (i - options.warmupSeconds())) + " " + perSecond;
+            if (latency != null) {
+                // Taken every second, warm-up included, so that the measured seconds' fresh histograms are nothing
+                // new: the first answers into a fresh one take branches a steady load no longer takes, which C2
+                // compiles as traps, and met first at the start of measuring they deoptimised the client's whole
+                // answer path (and set off recompiling and a backlog) inside the measured seconds.
+                Histogram second = latency.snapshot();
+                if (!warm) {
+                    measured.add(second);
+                }
+                if (second.getTotalCount() > 0) {
+                    line += " " + Latency.p99(second);
+                }
+            }
+            out.println(line);
             out.flush();
             if (warm && i == closedLoopSeconds) {
                 whenPacing.run();
@@ -125,8 +142,7 @@ public final class ClientReport {
             lastCount = count;
         }
         if (latency != null) {
-            Histogram h = latency.snapshot();
-            out.println(Latency.line(h));
+            out.println(Latency.line(measured));
         }
         out.println("done");
         out.flush();

@@ -114,7 +114,8 @@ public final class Latency {
         }
     }
 
-    private static Histogram newHistogram() {
+    /** An empty histogram of the range and precision recorded here, e.g. to sum snapshots into. */
+    public static Histogram newHistogram() {
         return new Histogram(HIGHEST_NANOS, DIGITS);
     }
 
@@ -126,6 +127,11 @@ public final class Latency {
         return String.format(Locale.ROOT, "latency count=%d p50=%.2f p99=%.2f p999=%.2f max=%.2f",
             h.getTotalCount(), micros(h.getValueAtPercentile(50)), micros(h.getValueAtPercentile(99)),
             micros(h.getValueAtPercentile(99.9)), micros(h.getMaxValue()));
+    }
+
+    /** {@code p99=X}, in microseconds with two decimals, as in {@link #line}. */
+    public static String p99(Histogram h) {
+        return String.format(Locale.ROOT, "p99=%.2f", micros(h.getValueAtPercentile(99)));
     }
 
     private static double micros(long nanos) {

@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.LongSupplier;
+import java.util.function.LongUnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /** The client's lines to the driver, on a virtual clock: no test here waits. */
@@ -27,12 +28,17 @@ class ClientReportTest {
      * one request due at the reading is answered 1 ms later.
      */
     private LongSupplier loadedClock(Latency latency) {
+        return loadedClock(latency, t -> 1_000_000);
+    }
+
+    /** As {@link #loadedClock(Latency)}, the answer due at reading {@code t} taking {@code took(t)} nanoseconds. */
+    private LongSupplier loadedClock(Latency latency, LongUnaryOperator took) {
         long[] now = {0};
         return () -> {
             meter.add(1000);
             long t = now[0];
             if (latency != null) {
-                latency.record(t, t + 1_000_000);
+                latency.record(t, t + took.applyAsLong(t));
             }
             now[0] += SECOND;
             return t;
@@ -80,17 +86,10 @@ class ClientReportTest {
         ChildOptions o = ChildOptions.parse(new String[] {"--interaction", "response", "--rate", "10", "--warmup",
             "2", "--seconds", "2"});
         Latency latency = new Latency();
-        long[] now = {0};
-        // Each reading moves the clock one second on and records one answer, due at the reading, that took one
-        // millisecond more than the one before: 1 ms at 0 s, 2 ms at 1 s... Two readings a second (the wait's and
-        // the line's), so the seconds' lines see 1-3, 4-5, then (measuring from 4 s) 6-7 and 8-9 ms.
-        LongSupplier clock = () -> {
-            meter.add(1000);
-            long t = now[0];
-            latency.record(t, t + (t / SECOND + 1) * 1_000_000);
-            now[0] += SECOND;
-            return t;
-        };
+        // Each answer takes one millisecond more than the one before: 1 ms at 0 s, 2 ms at 1 s... Two readings a
+        // second (the wait's and the line's), so the seconds' lines see 1-3, 4-5, then (measuring from 4 s) 6-7
+        // and 8-9 ms.
+        LongSupplier clock = loadedClock(latency, t -> (t / SECOND + 1) * 1_000_000);
         assertThat(new ClientReport(o, meter, latency, out, clock).run()).isZero();
         List<String> lines = lines();
         assertThat(lines).hasSize(6);

@@ -4,14 +4,19 @@
 # describes the services, calls the four Echo methods, a failure and a deadline, and checks each answer.
 #
 # Needs the built CLI (sluice-cli/target/sluice.jar, made by `mvn verify`) and `go` with the Go module proxy (to build
-# grpcurl v1.9.3 into target/go-bin once). Without go it prints SKIP and exits 0.
+# grpcurl v1.9.4 into target/go-bin once). Without go it prints SKIP and exits 0.
+#
+# v1.9.4, not v1.9.3: v1.9.3 is built on grpc-go 1.61, which reports a deadline as "Code: Internal, unexpected EOF"
+# when grpc-java's RST_STREAM (sent at the server's copy of the deadline) lands in the middle of a reply message;
+# grpc-go fixed that in 1.73 (grpc/grpc-go#8281) and v1.9.4 is built on 1.83.
 #
 # Usage: scripts/check-grpcurl.sh
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 jar="$root/sluice-cli/target/sluice.jar"
-bin="$root/target/go-bin"
+version=v1.9.4
+bin="$root/target/go-bin/grpcurl-$version"
 grpcurl="$bin/grpcurl"
 
 if ! command -v go >/dev/null 2>&1; then
@@ -24,7 +29,7 @@ if [ ! -f "$jar" ]; then
 fi
 if [ ! -x "$grpcurl" ]; then
     mkdir -p "$bin"
-    GOBIN="$bin" GOFLAGS=-mod=mod GOTOOLCHAIN=local go install github.com/fullstorydev/grpcurl/cmd/grpcurl@v1.9.3
+    GOBIN="$bin" GOFLAGS=-mod=mod GOTOOLCHAIN=local go install "github.com/fullstorydev/grpcurl/cmd/grpcurl@$version"
 fi
 
 log="$(mktemp "${TMPDIR:-/tmp}/check-grpcurl.XXXXXX")"
@@ -48,7 +53,7 @@ target="127.0.0.1:$port"
 
 fail() {
     echo "FAIL check-grpcurl: $1" >&2
-    printf '%s\n' "$2" | head -n 20 >&2
+    head -n 20 <<<"$2" >&2 # a here-string, not a pipe: under pipefail a pipe into head would end in SIGPIPE
     exit 1
 }
 

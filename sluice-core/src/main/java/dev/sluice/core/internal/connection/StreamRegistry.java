@@ -37,7 +37,7 @@ final class StreamRegistry implements StreamHost, OutboundGate {
     private final RSocketConnection connection;
     private final EventExecutor loop;
     private final FrameWriter writer;
-    private final IntObjectHashMap<Stream> streams = new IntObjectHashMap<>();
+    private final StreamTable<Stream> streams = new StreamTable<>();
     private final IntObjectHashMap<Reassembly> reassemblies = new IntObjectHashMap<>(4);
     /** Start tasks of requests made during the current read burst, run when it ends (see startSoon). */
     private final ArrayDeque<Runnable> deferred = new ArrayDeque<>();
@@ -132,13 +132,8 @@ final class StreamRegistry implements StreamHost, OutboundGate {
 
     @Override
     public boolean remove(int streamId, Stream stream) {
-        // One probe where a look-up then a removal took two: the id is nearly always this stream's; when it is not
-        // (a late cancel after the id went to a new stream), the entry goes back.
-        Stream removed = streams.remove(streamId);
-        if (removed != stream) {
-            if (removed != null) {
-                streams.put(streamId, removed);
-            }
+        // Only if the id is still this stream's: a late cancel may come after the id went to a new stream.
+        if (!streams.remove(streamId, stream)) {
             return false;
         }
         dropReassembly(streamId);
@@ -165,8 +160,7 @@ final class StreamRegistry implements StreamHost, OutboundGate {
         closed = true;
         writableWaiters.clear();
         if (!streams.isEmpty()) {
-            List<Stream> open = new ArrayList<>(streams.values());
-            streams.clear();
+            List<Stream> open = streams.takeAll();
             for (Stream st : open) {
                 try {
                     st.onConnectionClosed(cause);

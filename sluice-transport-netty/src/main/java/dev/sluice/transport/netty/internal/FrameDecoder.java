@@ -39,6 +39,17 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
     public FrameDecoder(int maxFrameLength) {
         this.maxFrameLength = maxFrameLength;
+        // Under load nearly every read ends inside a frame, so the buffer is never emptied; Netty's default waits
+        // 16 reads before moving the unread tail to the front, and meanwhile grows the buffer by reallocation, each
+        // time copying all of it (with new 4 MiB pool chunks zeroed on the way). Moving the tail, less than one
+        // frame, after every read keeps the buffer at about the size of a read.
+        setDiscardAfterReads(1);
+    }
+
+    /** The capacity of the buffer holding bytes not yet decoded (0 if none); for tests. */
+    int bufferedCapacity() {
+        ByteBuf b = internalBuffer();
+        return b.capacity();
     }
 
     /**

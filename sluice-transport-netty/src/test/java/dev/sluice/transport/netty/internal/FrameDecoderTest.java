@@ -100,6 +100,36 @@ class FrameDecoderTest {
     }
 
     @Test
+    void readsThatEndInsideFramesKeepTheBufferAtAboutOneReadsSize() {
+        decoder.handler(recorder);
+        // 103-byte frames (100 behind the prefix) in reads of 1,000 bytes: every read but a few ends mid-frame.
+        // An epoll loop makes up to 16 reads before it signals the read complete, so the reads come in runs of 16
+        // (writeInbound would end each with a read complete, where Netty tidies the buffer anyway).
+        int frames = 2_000;
+        ByteBuf stream = ByteBufAllocator.DEFAULT.heapBuffer(frames * 103);
+        for (int i = 0; i < frames; i++) {
+            stream.writeMedium(100).writeBytes(frame(100));
+        }
+        byte[] bytes = ByteBufUtil.getBytes(stream);
+        stream.release();
+        int largest = 0;
+        int reads = 0;
+        for (int from = 0; from < bytes.length; from += 1000) {
+            int to = Math.min(bytes.length, from + 1000);
+            channel.pipeline().fireChannelRead(ByteBufAllocator.DEFAULT.buffer(to - from).writeBytes(bytes, from,
+                to - from));
+            largest = Math.max(largest, decoder.bufferedCapacity());
+            if (++reads % 16 == 0) {
+                channel.pipeline().fireChannelReadComplete();
+            }
+        }
+        channel.pipeline().fireChannelReadComplete();
+        assertThat(recorder.frames).hasSize(frames).allSatisfy(f -> assertThat(f).isEqualTo(frame(100)));
+        // Left to Netty's default (the unread tail moved only every 16 reads) it grows past 16 reads' worth.
+        assertThat(largest).isLessThanOrEqualTo(2 * 1024);
+    }
+
+    @Test
     void aZeroLengthFrameIsPassedOnForTheEngineToRefuse() {
         decoder.handler(recorder);
         byte[] stream = {0, 0, 0, 0, 0, 1, 42};

@@ -31,8 +31,10 @@ class CancellationTest {
     @Test
     void aDeadlineShorterThanARepeatOfAMillionCancelsItOnTheServer() throws InterruptedException {
         loopback = new GrpcLoopback(GrpcBridge.service(EchoRpc.bind(echo)));
+        // Long enough for the first reply on a loaded CI machine (300 ms was not, once); the stream still cannot
+        // finish in time, as nothing reads past that reply and flow control stops the server.
         EchoGrpc.EchoBlockingStub stub = EchoGrpc.newBlockingStub(loopback.channel)
-            .withDeadlineAfter(300, TimeUnit.MILLISECONDS);
+            .withDeadlineAfter(3, TimeUnit.SECONDS);
         Iterator<EchoReply> replies = stub.repeat(EchoRequest.newBuilder().setText("r").setCount(1_000_000).build());
         // Read one reply, then stop reading: the deadline passes with the stream far from done.
         assertThat(replies.next().getIndex()).isZero();

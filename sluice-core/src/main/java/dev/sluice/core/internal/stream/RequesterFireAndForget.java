@@ -16,11 +16,13 @@ import reactor.core.publisher.Operators;
 
 /**
  * Fire-and-forget and metadata-push: write one frame on the event loop and complete. No stream is registered:
- * nothing comes back. The frame goes out on subscription, without waiting for demand, as rsocket-java does.
+ * nothing comes back. The frame goes out on subscription, without waiting for demand, as rsocket-java does (made
+ * while a read burst is handled, when the burst ends, in order with the other requests it made).
  *
  * <p>The payload belongs to the start task. Nothing follows the frame, so the task ends the stream before it
  * writes: one compare-and-set sets TERMINATED unless a cancel came first (inside {@code onSubscribe}, or from
- * another thread before the task ran), in which case it releases the payload and sends nothing.
+ * another thread or the same read burst before the task ran), in which case it releases the payload and sends
+ * nothing.
  */
 public final class RequesterFireAndForget extends Mono<Void> implements Subscription, Runnable {
 
@@ -47,7 +49,9 @@ public final class RequesterFireAndForget extends Mono<Void> implements Subscrip
         }
         actual = subscriber;
         subscriber.onSubscribe(this);
-        host.execute(this);
+        // As a request-response starts: made while a read burst is handled, it waits for the burst's end behind
+        // the requests made before it, so that requests leave in the order they were made.
+        host.startSoon(this);
     }
 
     @Override

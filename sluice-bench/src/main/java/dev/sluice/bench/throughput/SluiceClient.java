@@ -44,6 +44,7 @@ public final class SluiceClient {
         // Only to learn the connection's event loop, where a paced load runs its schedule.
         ClientTransport transport = () -> base.connect().doOnNext(dc -> loop.set(dc.executor()));
         Connection c = RSocketConnector.create()
+            .keepAlive(BenchMain.KEEP_ALIVE_INTERVAL, BenchMain.KEEP_ALIVE_MAX_LIFETIME)
             .connect(transport)
             .block(Duration.ofSeconds(30));
         c.onClose().subscribe(null, report::fail,

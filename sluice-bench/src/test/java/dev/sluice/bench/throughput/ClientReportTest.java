@@ -9,6 +9,7 @@ import dev.sluice.bench.throughput.internal.Meter;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
 import java.util.function.LongUnaryOperator;
@@ -134,6 +135,21 @@ class ClientReportTest {
         assertThat(calls[0]).as("told once").isEqualTo(1);
         assertThat(linesWhenMeasuring[0]).as("lines printed when measuring started").isEqualTo(4);
         assertThat(lines().get(3)).isEqualTo("warmup 4 1000");
+    }
+
+    @Test
+    void everySecondRunsAfterEachLineWarmUpIncludedInOrderWithTheOtherHooks() {
+        ChildOptions o = ChildOptions.parse(new String[] {"--interaction", "response", "--rate", "10", "--warmup",
+            "4", "--seconds", "2"});
+        ClientReport report = new ClientReport(o, meter, new Latency(), out, loadedClock(null));
+        List<String> events = new ArrayList<>();
+        report.whenPacing(() -> events.add("pacing"));
+        report.whenMeasuring(() -> events.add("measuring"));
+        report.everySecond(() -> events.add("second after line " + lines().size()));
+        assertThat(report.run()).isZero();
+        assertThat(events).containsExactly("second after line 1", "pacing", "second after line 2",
+            "second after line 3", "second after line 4", "measuring", "second after line 5",
+            "second after line 6");
     }
 
     @Test

@@ -35,6 +35,7 @@ public final class ClientReport {
     private volatile Throwable failure;
     private volatile Runnable whenPacing = () -> { };
     private volatile Runnable whenMeasuring = () -> { };
+    private volatile Runnable everySecond = () -> { };
 
     /**
      * @param latency where a paced load records response times, or null for a closed loop
@@ -79,6 +80,11 @@ public final class ClientReport {
         whenMeasuring = task;
     }
 
+    /** Runs {@code task} on the reporting thread once a second, after that second's line, warm-up included. */
+    public void everySecond(Runnable task) {
+        everySecond = task;
+    }
+
     /** The first failure recorded, or null. */
     public Throwable failure() {
         return failure;
@@ -103,6 +109,9 @@ public final class ClientReport {
         if (options.warmupSeconds() == 0) {
             startMeasuring(start);
         }
+        // One builder for every line, appended to rather than concatenated: a string concatenation site is linked
+        // (bytecode spun, classes loaded) the first time it runs, and the first measured second would run new ones.
+        StringBuilder line = new StringBuilder(64);
         for (int i = 1; i <= total; i++) {
             long due = start + i * SECOND;
             for (long wait = due - clock.getAsLong(); wait > 0; wait = due - clock.getAsLong()) {
@@ -116,27 +125,32 @@ public final class ClientReport {
             }
             long perSecond = Math.round((count - lastCount) * (double) SECOND / Math.max(1, now - last));
             boolean warm = i <= options.warmupSeconds();
-            String line = (warm ? "warmup " + i : "tick " + (i - options.warmupSeconds())) + " " + perSecond;
+            line.setLength(0);
+            line.append(warm ? "warmup " : "tick ").append(warm ? i : i - options.warmupSeconds()).append(' ')
+                .append(perSecond);
             if (latency != null) {
                 // Taken every second, warm-up included, so that the measured seconds' fresh histograms are nothing
                 // new: the first answers into a fresh one take branches a steady load no longer takes, which C2
                 // compiles as traps, and met first at the start of measuring they deoptimised the client's whole
-                // answer path (and set off recompiling and a backlog) inside the measured seconds.
+                // answer path (and set off recompiling and a backlog) inside the measured seconds. Summed every
+                // second too, into a histogram replaced when measuring starts, for the same reason: summed only
+                // from then on, the merge was compiled four times over in the first measured seconds, by a compiler
+                // thread that shares the client's core.
                 Histogram second = latency.snapshot();
-                if (!warm) {
-                    measured.add(second);
-                }
+                measured.add(second);
                 if (second.getTotalCount() > 0) {
-                    line += " " + Latency.p99(second);
+                    Latency.appendP99(line.append(' '), second);
                 }
             }
             out.println(line);
             out.flush();
+            everySecond.run();
             if (warm && i == closedLoopSeconds) {
                 whenPacing.run();
             }
             if (warm && i == options.warmupSeconds()) {
                 startMeasuring(now);
+                measured = latency != null ? Latency.newHistogram() : null;
             }
             last = now;
             lastCount = count;

@@ -1,6 +1,5 @@
 package dev.sluice.bench.throughput.internal;
 
-import java.util.Locale;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.HdrHistogram.WriterReaderPhaser;
@@ -50,6 +49,8 @@ public final class Latency {
     private volatile Histogram[] batchTargets = {newHistogram(), newHistogram()};
     /** The histogram the next swap puts in place; only touched under the phaser's reader lock. */
     private Histogram batchSpare = newHistogram();
+    /** The recorder's last interval histogram, handed back to it by the next snapshot; reporting thread only. */
+    private Histogram recycledInterval;
 
     /**
      * Records the answer, at {@code nowNanos}, to a request due at {@code dueNanos}, unless it was due before
@@ -89,11 +90,25 @@ public final class Latency {
         swapBatchTarget();
     }
 
-    /** What was recorded since the last reset or snapshot. */
+    /**
+     * What was recorded since the last reset or snapshot, in a histogram that stays valid until the next snapshot
+     * (it is then reused).
+     *
+     * <p>Runs once a second on the reporting thread, which shares a core with the client's event loop: every
+     * microsecond here is a microsecond the loop stands still, at the same moment each second. So nothing is
+     * allocated, and every merge adds one plain {@link Histogram} into another: adding the recorder's concurrent
+     * histogram too (when it is empty, which it is for clients that answer on their loop) made the merge's call
+     * sites see two classes, and C2 recompiled {@code AbstractHistogram.add} every second or two of a measured
+     * run, on that same core.
+     */
     public Histogram snapshot() {
-        Histogram h = recorder.getIntervalHistogram();
-        h.add(swapBatchTarget());
-        return h;
+        Histogram interval = recorder.getIntervalHistogram(recycledInterval);
+        recycledInterval = interval;
+        Histogram batch = swapBatchTarget();
+        if (interval.getTotalCount() > 0) {
+            batch.add(interval);
+        }
+        return batch;
     }
 
     /**
@@ -124,17 +139,26 @@ public final class Latency {
      * microseconds with two decimals.
      */
     public static String line(Histogram h) {
-        return String.format(Locale.ROOT, "latency count=%d p50=%.2f p99=%.2f p999=%.2f max=%.2f",
-            h.getTotalCount(), micros(h.getValueAtPercentile(50)), micros(h.getValueAtPercentile(99)),
-            micros(h.getValueAtPercentile(99.9)), micros(h.getMaxValue()));
+        StringBuilder b = new StringBuilder("latency count=").append(h.getTotalCount());
+        appendMicros(b.append(" p50="), h.getValueAtPercentile(50));
+        appendMicros(b.append(" p99="), h.getValueAtPercentile(99));
+        appendMicros(b.append(" p999="), h.getValueAtPercentile(99.9));
+        return appendMicros(b.append(" max="), h.getMaxValue()).toString();
     }
 
-    /** {@code p99=X}, in microseconds with two decimals, as in {@link #line}. */
-    public static String p99(Histogram h) {
-        return String.format(Locale.ROOT, "p99=%.2f", micros(h.getValueAtPercentile(99)));
+    /**
+     * Appends {@code p99=X}, in microseconds with two decimals, as in {@link #line}. Without {@code String.format},
+     * whose parsing (a regular expression per call) and locale lookups the once-a-second report would otherwise
+     * compile and run on the client's core inside measured seconds.
+     */
+    public static StringBuilder appendP99(StringBuilder b, Histogram h) {
+        return appendMicros(b.append("p99="), h.getValueAtPercentile(99));
     }
 
-    private static double micros(long nanos) {
-        return nanos / 1000.0;
+    /** {@code nanos} as microseconds rounded to two decimals, e.g. 1234567 as {@code 1234.57}. */
+    static StringBuilder appendMicros(StringBuilder b, long nanos) {
+        long hundredths = (nanos + 5) / 10;
+        long fraction = hundredths % 100;
+        return b.append(hundredths / 100).append('.').append(fraction < 10 ? "0" : "").append(fraction);
     }
 }

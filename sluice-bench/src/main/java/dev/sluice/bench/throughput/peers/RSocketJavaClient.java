@@ -57,6 +57,7 @@ public final class RSocketJavaClient {
         // One event loop, ours, so a paced load can run its schedule on the connection's thread.
         LoopResources loops = LoopResources.create("rsocket-client", 1, true);
         RSocket c = RSocketConnector.create()
+            .keepAlive(BenchMain.KEEP_ALIVE_INTERVAL, BenchMain.KEEP_ALIVE_MAX_LIFETIME)
             .payloadDecoder(PayloadDecoder.ZERO_COPY)
             .connect(TcpClientTransport.create(tcp(o).runOn(loops)))
             .block(Duration.ofSeconds(30));

@@ -39,6 +39,7 @@ public final class RpcClient {
         // Only to learn the connection's event loop, where a paced load runs its schedule.
         ClientTransport transport = () -> base.connect().doOnNext(dc -> loop.set(dc.executor()));
         Connection c = RSocketConnector.create()
+            .keepAlive(BenchMain.KEEP_ALIVE_INTERVAL, BenchMain.KEEP_ALIVE_MAX_LIFETIME)
             .metadataMimeType("message/x.rsocket.composite-metadata.v0")
             .dataMimeType("application/vnd.google.protobuf")
             .connect(transport)

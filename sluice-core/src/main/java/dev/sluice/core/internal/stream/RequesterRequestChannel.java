@@ -73,18 +73,8 @@ public final class RequesterRequestChannel extends Flux<Payload> implements Subs
 
     @Override
     public void request(long n) {
-        if (n <= 0) {
-            return;
-        }
-        long prev = StreamState.addDemand(STATE, this, n);
-        if (StreamState.wasIdle(prev)) {
-            if (isFirstFrameSent(prev)) {
-                host.execute(this);
-            } else {
-                // The start (subscribing to the caller's publisher): made during a read burst, it runs when the
-                // burst ends, in order with the other requests made in it (StreamHost.startSoon).
-                host.startSoon(this);
-            }
+        if (n > 0) {
+            host.demandRaised(StreamState.addDemand(STATE, this, n), this);
         }
     }
 

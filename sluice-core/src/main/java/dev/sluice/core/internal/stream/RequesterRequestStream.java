@@ -65,16 +65,7 @@ public final class RequesterRequestStream extends Flux<Payload> implements Subsc
                 "request(n) needs n > 0 (Reactive Streams rule 3.9), got " + n), actual.currentContext()));
             return;
         }
-        long prev = StreamState.addDemand(STATE, this, n);
-        if (StreamState.wasIdle(prev)) {
-            if (isFirstFrameSent(prev)) {
-                host.execute(this);
-            } else {
-                // The start: made during a read burst, it goes out when the burst ends, in order with the other
-                // requests made in it (StreamHost.startSoon).
-                host.startSoon(this);
-            }
-        }
+        host.demandRaised(StreamState.addDemand(STATE, this, n), this);
     }
 
     @Override

@@ -27,6 +27,22 @@ public interface StreamHost {
      */
     void startSoon(Runnable task);
 
+    /**
+     * Runs a stream's demand task after a {@code request(n)} whose {@code addDemand} returned {@code previous}, if
+     * that raised the demand from 0: the first demand starts the stream ({@link #startSoon}: made during a read
+     * burst, it goes out when the burst ends, in order with the other requests made in it), later demand is sent
+     * at once ({@link #execute}).
+     */
+    default void demandRaised(long previous, Runnable task) {
+        if (StreamState.wasIdle(previous)) {
+            if (StreamState.isFirstFrameSent(previous)) {
+                execute(task);
+            } else {
+                startSoon(task);
+            }
+        }
+    }
+
     /** What outbound streams pace their publishers with. */
     OutboundGate gate();
 

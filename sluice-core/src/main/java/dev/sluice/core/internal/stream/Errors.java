@@ -20,6 +20,12 @@ public final class Errors {
     private Errors() {
     }
 
+    /** What a subscriber gets for a {@code request(n)} with n &lt;= 0 (Reactive Streams rule 3.9). */
+    public static IllegalArgumentException badRequest() {
+        return new IllegalArgumentException(
+            "request(n) needs n > 0 (Reactive Streams rule 3.9); the stream is cancelled");
+    }
+
     /** The exception for a received ERROR frame. */
     public static RSocketErrorException fromFrame(int code, String message) {
         return switch (code) {

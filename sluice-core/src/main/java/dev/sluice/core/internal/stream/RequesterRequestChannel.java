@@ -75,12 +75,19 @@ public final class RequesterRequestChannel extends Flux<Payload> implements Subs
     public void request(long n) {
         if (n > 0) {
             host.demandRaised(StreamState.addDemand(STATE, this, n), this);
+            return;
         }
+        cancelled(StreamState.markBadRequest(STATE, this));
     }
 
     @Override
     public void cancel() {
-        if (canSignal(StreamState.markCancelled(STATE, this))) {
+        cancelled(StreamState.markCancelled(STATE, this));
+    }
+
+    /** After a cancel or a bad request set CANCELLED ({@code previous}: the state before). */
+    private void cancelled(long previous) {
+        if (canSignal(previous)) {
             // Before the first frame the demand stays in the word with no task queued, so always queue one.
             host.execute(this);
         }
@@ -133,6 +140,9 @@ public final class RequesterRequestChannel extends Flux<Payload> implements Subs
         }
         if (isFirstFrameSent(s) && host.remove(streamId, this)) {
             host.writeCancel(streamId);
+        }
+        if (StreamState.takeBadRequest(STATE, this)) {
+            actual.onError(Errors.badRequest());
         }
     }
 

@@ -54,9 +54,13 @@ public final class RequesterRequestResponse extends Mono<Payload> implements Sub
 
     @Override
     public void request(long n) {
-        if (n > 0 && claimsStart(StreamState.markFirstFrameSentBySubscriber(STATE, this))) {
-            host.startSoon(this);
+        if (n > 0) {
+            if (claimsStart(StreamState.markFirstFrameSentBySubscriber(STATE, this))) {
+                host.startSoon(this);
+            }
+            return;
         }
+        cancelled(StreamState.markBadRequest(STATE, this));
     }
 
     /** Whether the {@code markFirstFrameSent} that returned {@code previous} claimed the start. */
@@ -75,6 +79,9 @@ public final class RequesterRequestResponse extends Mono<Payload> implements Sub
             // The start ran before: this is a cancel's task (remove fails if it never registered, or if answered).
             if (StreamState.isCancelled(state) && host.remove(streamId, this)) {
                 host.writeCancel(streamId);
+            }
+            if (StreamState.takeBadRequest(STATE, this)) {
+                actual.onError(Errors.badRequest());
             }
             return;
         }
@@ -114,13 +121,21 @@ public final class RequesterRequestResponse extends Mono<Payload> implements Sub
 
     @Override
     public void cancel() {
-        long prev = StreamState.markCancelled(STATE, this);
-        if (!canSignal(prev)) {
+        cancelled(StreamState.markCancelled(STATE, this));
+    }
+
+    /**
+     * After a cancel or a bad request set CANCELLED ({@code previous}: the state before). A bad request's error is
+     * signalled where the cancel's work is done: on the event loop after a start, here before one (nothing else can
+     * signal a request that never started).
+     */
+    private void cancelled(long previous) {
+        if (!canSignal(previous)) {
             return;
         }
-        if (isFirstFrameSent(prev)) {
+        if (isFirstFrameSent(previous)) {
             // The start is claimed: if it has not run yet, it sees CANCELLED and drops the payload; if it has,
-            // this task sends CANCEL.
+            // this task sends CANCEL. Whichever runs with the payload gone signals a bad request's error.
             host.execute(this);
         } else {
             // Never requested, and no request can claim the start now: the payload is still ours to drop.
@@ -128,6 +143,9 @@ public final class RequesterRequestResponse extends Mono<Payload> implements Sub
             payload = null;
             if (p != null) {
                 p.release();
+            }
+            if (StreamState.takeBadRequest(STATE, this)) {
+                actual.onError(Errors.badRequest());
             }
         }
     }

@@ -59,19 +59,21 @@ public final class RequesterRequestStream extends Flux<Payload> implements Subsc
 
     @Override
     public void request(long n) {
-        if (n <= 0) {
-            cancel();
-            actual.onError(Operators.onOperatorError(new IllegalArgumentException(
-                "request(n) needs n > 0 (Reactive Streams rule 3.9), got " + n), actual.currentContext()));
+        if (n > 0) {
+            host.demandRaised(StreamState.addDemand(STATE, this, n), this);
             return;
         }
-        host.demandRaised(StreamState.addDemand(STATE, this, n), this);
+        cancelled(StreamState.markBadRequest(STATE, this));
     }
 
     @Override
     public void cancel() {
-        long prev = StreamState.markCancelled(STATE, this);
-        if (canSignal(prev) && StreamState.demand(prev) == 0) {
+        cancelled(StreamState.markCancelled(STATE, this));
+    }
+
+    /** After a cancel or a bad request set CANCELLED ({@code previous}: the state before). */
+    private void cancelled(long previous) {
+        if (canSignal(previous) && StreamState.demand(previous) == 0) {
             // No task is queued for demand: queue one to send CANCEL (or drop the unsent payload).
             host.execute(this);
         }
@@ -150,6 +152,9 @@ public final class RequesterRequestStream extends Flux<Payload> implements Subsc
             if (host.remove(streamId, this)) {
                 host.writeCancel(streamId);
             }
+        }
+        if (StreamState.takeBadRequest(STATE, this)) {
+            actual.onError(Errors.badRequest());
         }
     }
 

@@ -241,25 +241,36 @@ public final class ResponderRequestChannel extends LoopSubscriber implements Str
 
         @Override
         public void request(long n) {
-            if (n > 0 && StreamState.wasIdle(StreamState.addDemand(STATE, ResponderRequestChannel.this, n))) {
-                host.execute(this);
+            if (n > 0) {
+                if (StreamState.wasIdle(StreamState.addDemand(STATE, ResponderRequestChannel.this, n))) {
+                    host.execute(this);
+                }
+                return;
             }
+            cancelled(StreamState.markBadRequest(STATE, ResponderRequestChannel.this));
         }
 
         @Override
         public void cancel() {
-            long prev = StreamState.markCancelled(STATE, ResponderRequestChannel.this);
-            if (!StreamState.isCancelled(prev) && !isTerminated(prev) && !isInboundDone(prev)) {
+            cancelled(StreamState.markCancelled(STATE, ResponderRequestChannel.this));
+        }
+
+        /** After a cancel or a bad request set CANCELLED ({@code previous}: the state before). */
+        private void cancelled(long previous) {
+            if (!StreamState.isCancelled(previous) && !isTerminated(previous) && !isInboundDone(previous)) {
                 host.execute(this);
             }
         }
 
-        /** On the event loop: applies new demand, or the handler's cancel. */
+        /** On the event loop: applies new demand, or the handler's cancel (and a bad request's error). */
         @Override
         public void run() {
             long prev = StreamState.takeDemand(STATE, ResponderRequestChannel.this);
             if (StreamState.isCancelled(prev)) {
                 cancelFromHandler();
+                if (StreamState.takeBadRequest(STATE, ResponderRequestChannel.this)) {
+                    actual.onError(Errors.badRequest());
+                }
                 return;
             }
             long n = StreamState.demand(prev);

@@ -8,15 +8,17 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * any thread and frames on the event loop agree through a single compare-and-set.
  *
  * <pre>
- *  63        38 37  36  35  34  33  32 31                                0
- * +------------+---+---+---+---+---+---+-----------------------------------+
- * |  (unused)  | T | C | O | I | F | S |  demand, saturating at 2^31-1     |
- * +------------+---+---+---+---+---+---+-----------------------------------+
+ *  63        39 38  37  36  35  34  33  32 31                                0
+ * +------------+---+---+---+---+---+---+---+-----------------------------------+
+ * |  (unused)  | B | T | C | O | I | F | S |  demand, saturating at 2^31-1     |
+ * +------------+---+---+---+---+---+---+---+-----------------------------------+
  * </pre>
  *
  * S subscribed; F first frame sent (the request is on the wire, or a responder started); I inbound done (the peer
  * sent its last frame for this stream); O outbound done (we sent ours); C cancelled by the local subscriber;
- * T terminated (the local subscriber got its terminal signal, or the stream failed). Each direction completes on
+ * T terminated (the local subscriber got its terminal signal, or the stream failed); B bad request (the subscriber
+ * called {@code request(n)} with n &lt;= 0: the stream is cancelled, and whoever handles that cancel owes the
+ * subscriber an {@code IllegalArgumentException}, Reactive Streams rule 3.9). Each direction completes on
  * its own: a stream leaves the connection's registry when both I and O are set, or at once on ERROR or cancel.
  *
  * <p>The demand saturates at {@link #UNBOUNDED} = 2^31-1, the wire's "unbounded" (as rsocket-java reads it), so
@@ -37,6 +39,7 @@ public final class StreamState {
     public static final long OUTBOUND_DONE = 1L << 35;
     public static final long CANCELLED = 1L << 36;
     public static final long TERMINATED = 1L << 37;
+    public static final long BAD_REQUEST = 1L << 38;
 
     private StreamState() {
     }
@@ -122,6 +125,32 @@ public final class StreamState {
     }
 
     /**
+     * Sets CANCELLED and BAD_REQUEST, for a {@code request(n)} with n &lt;= 0: the stream is cancelled as by
+     * {@link #markCancelled}, and whoever handles that cancel then signals the error
+     * ({@link #takeBadRequest}). No-op where {@link #markCancelled} is, and once cancelled: after a cancel, a request
+     * does nothing (Reactive Streams rule 3.6).
+     */
+    public static <T> long markBadRequest(AtomicLongFieldUpdater<T> updater, T stream) {
+        return setUnless(updater, stream, CANCELLED | BAD_REQUEST, TERMINATED | INBOUND_DONE | CANCELLED);
+    }
+
+    /**
+     * Clears BAD_REQUEST; true for the one caller that found it set, which signals the subscriber the error. The
+     * other signals stay away meanwhile: the stream is cancelled, so {@link #canSignal} is false for them.
+     */
+    public static <T> boolean takeBadRequest(AtomicLongFieldUpdater<T> updater, T stream) {
+        for (;;) {
+            long s = updater.get(stream);
+            if ((s & BAD_REQUEST) == 0) {
+                return false;
+            }
+            if (updater.compareAndSet(stream, s, s & ~BAD_REQUEST)) {
+                return true;
+            }
+        }
+    }
+
+    /**
      * Sets TERMINATED and both directions done. The caller may signal the subscriber only if the returned state
      * {@link #canSignal}: neither cancelled nor terminated before.
      */
@@ -196,7 +225,8 @@ public final class StreamState {
     public static String toString(long state) {
         return (isSubscribed(state) ? "S" : "-") + (isFirstFrameSent(state) ? "F" : "-")
             + (isInboundDone(state) ? "I" : "-") + (isOutboundDone(state) ? "O" : "-")
-            + (isCancelled(state) ? "C" : "-") + (isTerminated(state) ? "T" : "-") + " demand=" + demand(state);
+            + (isCancelled(state) ? "C" : "-") + (isTerminated(state) ? "T" : "-")
+            + ((state & BAD_REQUEST) != 0 ? "B" : "-") + " demand=" + demand(state);
     }
 
     /** Sets {@code bits} unless any of {@code unless} is set (or the bits are all set already). */

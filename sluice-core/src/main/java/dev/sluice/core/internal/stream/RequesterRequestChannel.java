@@ -35,6 +35,9 @@ import reactor.core.publisher.Operators;
  * <p>Half-close: the responder's COMPLETE ends the inbound side (the subscriber completes) while our payloads keep
  * flowing; our COMPLETE ends the outbound side while responses keep flowing; the responder's CANCEL ends our
  * outbound side only. The stream leaves the registry when both sides are done, or at once on ERROR or cancel.
+ *
+ * <p>One file a little past 400 lines on purpose: {@link Outbound} reads this object's state word and calls its
+ * private send paths at every signal, so the two stay one class with one set of private fields.
  */
 public final class RequesterRequestChannel extends Flux<Payload> implements Subscription, Runnable, Stream {
 

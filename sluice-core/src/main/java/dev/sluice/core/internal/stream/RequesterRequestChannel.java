@@ -144,9 +144,7 @@ public final class RequesterRequestChannel extends Flux<Payload> implements Subs
         if (isFirstFrameSent(s) && host.remove(streamId, this)) {
             host.writeCancel(streamId);
         }
-        if (StreamState.takeBadRequest(STATE, this)) {
-            actual.onError(Errors.badRequest());
-        }
+        StreamState.signalBadRequest(STATE, this, actual);
     }
 
     // --- outbound signals, on the event loop -----------------------------------------------------------------

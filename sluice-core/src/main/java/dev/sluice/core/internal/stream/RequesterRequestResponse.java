@@ -80,9 +80,7 @@ public final class RequesterRequestResponse extends Mono<Payload> implements Sub
             if (StreamState.isCancelled(state) && host.remove(streamId, this)) {
                 host.writeCancel(streamId);
             }
-            if (StreamState.takeBadRequest(STATE, this)) {
-                actual.onError(Errors.badRequest());
-            }
+            StreamState.signalBadRequest(STATE, this, actual);
             return;
         }
         if (!canSignal(state)) {
@@ -144,9 +142,7 @@ public final class RequesterRequestResponse extends Mono<Payload> implements Sub
             if (p != null) {
                 p.release();
             }
-            if (StreamState.takeBadRequest(STATE, this)) {
-                actual.onError(Errors.badRequest());
-            }
+            StreamState.signalBadRequest(STATE, this, actual);
         }
     }
 

@@ -153,9 +153,7 @@ public final class RequesterRequestStream extends Flux<Payload> implements Subsc
                 host.writeCancel(streamId);
             }
         }
-        if (StreamState.takeBadRequest(STATE, this)) {
-            actual.onError(Errors.badRequest());
-        }
+        StreamState.signalBadRequest(STATE, this, actual);
     }
 
     private void releasePayload() {

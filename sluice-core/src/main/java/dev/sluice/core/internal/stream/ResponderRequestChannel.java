@@ -268,9 +268,7 @@ public final class ResponderRequestChannel extends LoopSubscriber implements Str
             long prev = StreamState.takeDemand(STATE, ResponderRequestChannel.this);
             if (StreamState.isCancelled(prev)) {
                 cancelFromHandler();
-                if (StreamState.takeBadRequest(STATE, ResponderRequestChannel.this)) {
-                    actual.onError(Errors.badRequest());
-                }
+                StreamState.signalBadRequest(STATE, ResponderRequestChannel.this, actual);
                 return;
             }
             long n = StreamState.demand(prev);

@@ -1,6 +1,7 @@
 package dev.sluice.core.internal.stream;
 
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+import org.reactivestreams.Subscriber;
 
 /**
  * The one state word of a stream: which steps of its life have happened, and the demand its subscriber signalled
@@ -127,7 +128,7 @@ public final class StreamState {
     /**
      * Sets CANCELLED and BAD_REQUEST, for a {@code request(n)} with n &lt;= 0: the stream is cancelled as by
      * {@link #markCancelled}, and whoever handles that cancel then signals the error
-     * ({@link #takeBadRequest}). No-op where {@link #markCancelled} is, and once cancelled: after a cancel, a request
+     * ({@link #signalBadRequest}). No-op where {@link #markCancelled} is, and once cancelled: after a cancel, a request
      * does nothing (Reactive Streams rule 3.6).
      */
     public static <T> long markBadRequest(AtomicLongFieldUpdater<T> updater, T stream) {
@@ -135,10 +136,21 @@ public final class StreamState {
     }
 
     /**
+     * For whoever handled a cancel: if it came from a bad request, signals {@code subscriber} the error, once
+     * ({@link #takeBadRequest}).
+     */
+    public static <T> void signalBadRequest(AtomicLongFieldUpdater<T> updater, T stream,
+                                            Subscriber<?> subscriber) {
+        if (takeBadRequest(updater, stream)) {
+            subscriber.onError(Errors.badRequest());
+        }
+    }
+
+    /**
      * Clears BAD_REQUEST; true for the one caller that found it set, which signals the subscriber the error. The
      * other signals stay away meanwhile: the stream is cancelled, so {@link #canSignal} is false for them.
      */
-    public static <T> boolean takeBadRequest(AtomicLongFieldUpdater<T> updater, T stream) {
+    static <T> boolean takeBadRequest(AtomicLongFieldUpdater<T> updater, T stream) {
         for (;;) {
             long s = updater.get(stream);
             if ((s & BAD_REQUEST) == 0) {

@@ -155,6 +155,13 @@ public final class FrameReader {
      * @param len frame length, the header included
      */
     public static void read(ByteBuf buf, int off, int len, Handler handler) {
+        if (!FrameValidator.headerReadable(buf, off, len) || !readExchangeFrame(buf, off, len, handler)) {
+            readValidated(buf, off, len, handler);
+        }
+    }
+
+    /** {@link #read} for any frame: validates it stage by stage, then dispatches it. */
+    static void readValidated(ByteBuf buf, int off, int len, Handler handler) {
         String problem = FrameValidator.header(buf, off, len);
         if (problem == null) {
             problem = FrameValidator.streamId(buf, off);
@@ -176,6 +183,53 @@ public final class FrameReader {
         } else if (!FrameValidator.headerReadable(buf, off, len) || !FrameValidator.ignorable(buf, off)) {
             handler.malformed(problem);
         }
+    }
+
+    /**
+     * The frames of every request-response exchange — REQUEST_RESPONSE, REQUEST_FNF and PAYLOAD, valid and on a
+     * stream — read with each header field loaded once and the validator's rules for them applied to those values:
+     * the general path below loads the type and flags once per rule, each load a bounds and liveness check on the
+     * buffer. Anything else (another type, any problem, a length past the frame limit) returns false and goes to
+     * {@link #readValidated}, which decides and words the outcome; this one may only accept what that one accepts,
+     * and make the same call (ExchangeFramesReadTest holds the two to that).
+     */
+    private static boolean readExchangeFrame(ByteBuf buf, int off, int len, Handler handler) {
+        int typeAndFlags = buf.getUnsignedShort(off + FrameHeader.TYPE_AND_FLAGS_OFFSET);
+        int type = typeAndFlags >>> FrameHeader.TYPE_SHIFT;
+        int flags = typeAndFlags & FrameFlags.MASK;
+        if (type != FrameType.REQUEST_RESPONSE && type != FrameType.PAYLOAD && type != FrameType.REQUEST_FNF
+                || type == FrameType.PAYLOAD && (flags & (FrameFlags.NEXT | FrameFlags.COMPLETE)) == 0
+                || len > FrameHeader.MAX_FRAME_LENGTH) {
+            return false;
+        }
+        int streamId = FrameHeader.streamId(buf, off);
+        if (streamId == 0) {
+            return false;
+        }
+        // No field in these three: the payload section starts right after the header.
+        int metadataOffset = off + FrameHeader.SIZE;
+        int metadataLength = -1;
+        if ((flags & FrameFlags.METADATA) != 0) {
+            if (len < FrameHeader.SIZE + PayloadSection.METADATA_LENGTH_SIZE) {
+                return false;
+            }
+            metadataLength = buf.getUnsignedMedium(metadataOffset);
+            if (metadataLength > len - FrameHeader.SIZE - PayloadSection.METADATA_LENGTH_SIZE) {
+                return false;
+            }
+            metadataOffset += PayloadSection.METADATA_LENGTH_SIZE;
+        }
+        int dataOffset = metadataOffset + Math.max(metadataLength, 0);
+        int dataLength = off + len - dataOffset;
+        if (type == FrameType.PAYLOAD) {
+            handler.payload(streamId, flags, buf, metadataOffset, metadataLength, dataOffset, dataLength);
+        } else if (type == FrameType.REQUEST_RESPONSE) {
+            handler.requestResponse(streamId, flags, buf, metadataOffset, metadataLength, dataOffset, dataLength);
+        } else {
+            handler.requestFireAndForget(streamId, flags, buf, metadataOffset, metadataLength, dataOffset,
+                    dataLength);
+        }
+        return true;
     }
 
     /**

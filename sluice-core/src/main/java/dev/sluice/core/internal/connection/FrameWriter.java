@@ -52,6 +52,8 @@ final class FrameWriter implements Runnable, FrameSink {
     /** The thread {@link #shared} was looked up on. */
     private Thread sharedThread;
     private int frameStart;
+    /** The current frame's size hint, written as its length prefix: most frames are begun with their exact size. */
+    private int frameHint;
     private boolean flushScheduled;
     private boolean inReadBurst;
     private boolean dirty;
@@ -66,7 +68,10 @@ final class FrameWriter implements Runnable, FrameSink {
         this.mtu = mtu;
     }
 
-    /** Starts a frame of about {@code sizeHint} bytes (prefix excluded) and returns the buffer to encode into. */
+    /**
+     * Starts a frame of about {@code sizeHint} bytes (prefix excluded) and returns the buffer to encode into. A hint
+     * that is the frame's exact size, as the encoders give, spares {@link #end} rewriting the length prefix.
+     */
     @Override
     public ByteBuf begin(int sizeHint) {
         int needed = sizeHint + LENGTH_PREFIX;
@@ -75,7 +80,8 @@ final class FrameWriter implements Runnable, FrameSink {
             if (lb != null) {
                 batch = lb.claim(this, needed, transport);
                 frameStart = batch.writerIndex();
-                batch.writeMedium(0);
+                frameHint = sizeHint;
+                batch.writeMedium(sizeHint);
                 return batch;
             }
         }
@@ -87,7 +93,8 @@ final class FrameWriter implements Runnable, FrameSink {
         }
         frameStart = batch.writerIndex();
         if (prefixed) {
-            batch.writeMedium(0);
+            frameHint = sizeHint;
+            batch.writeMedium(sizeHint);
         }
         return batch;
     }
@@ -98,7 +105,11 @@ final class FrameWriter implements Runnable, FrameSink {
         boolean full = true;
         int header = frameStart;
         if (prefixed) {
-            batch.setMedium(frameStart, batch.writerIndex() - frameStart - LENGTH_PREFIX);
+            int length = batch.writerIndex() - frameStart - LENGTH_PREFIX;
+            if (length != frameHint) {
+                // The hint was a bound (an ERROR's message is sized at three bytes a char), not the size.
+                batch.setMedium(frameStart, length);
+            }
             full = (shared != null ? shared.pending(this) : batch.readableBytes()) >= BATCH_BYTES;
             header += LENGTH_PREFIX;
         }

@@ -67,7 +67,7 @@ final class StreamRegistry implements StreamHost, OutboundGate {
     }
 
     boolean inUse(int streamId) {
-        return streams.containsKey(streamId) || reassemblies.containsKey(streamId);
+        return streams.containsKey(streamId) || !reassemblies.isEmpty() && reassemblies.containsKey(streamId);
     }
 
     /** Streams and reassemblies: what counts against maxActiveStreams. */

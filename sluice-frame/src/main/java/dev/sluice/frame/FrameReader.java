@@ -188,7 +188,7 @@ public final class FrameReader {
     /**
      * The frames of every request-response exchange — REQUEST_RESPONSE, REQUEST_FNF and PAYLOAD, valid and on a
      * stream — read with each header field loaded once and the validator's rules for them applied to those values:
-     * the general path below loads the type and flags once per rule, each load a bounds and liveness check on the
+     * {@link #readValidated} loads the type and flags once per rule, each load a bounds and liveness check on the
      * buffer. Anything else (another type, any problem, a length past the frame limit) returns false and goes to
      * {@link #readValidated}, which decides and words the outcome; this one may only accept what that one accepts,
      * and make the same call (ExchangeFramesReadTest holds the two to that).

@@ -151,6 +151,7 @@ public final class Bench {
         boolean transportRun = o.transportRun();
         String throughput = tcp.isEmpty() ? "" : BenchReport.throughputTable(tcp);
         String ratios = BenchReport.ratioTable(tcp);
+        String cores = BenchReport.coreTable(tcp);
         String rpcRatios = BenchReport.rpcRatioTable(tcp);
         String metricsRatios = BenchReport.metricsRatioTable(tcp);
         String bridgeRatios = BenchReport.bridgeRatioTable(tcp);
@@ -163,6 +164,8 @@ public final class Bench {
         console.put("Throughput over plaintext TCP, msgs/s: " + (o.repeats() == 1 ? "median (min–max) of "
             + o.seconds() + " one-second figures" : "median of " + o.repeats() + " runs' medians (each run's)"),
             throughput);
+        console.put("Cores busy over the measured seconds (medians): a closed loop whose two sides are both well"
+            + " below 100% was waiting, and its figure is not that stack's capacity", cores);
         console.put("Sluice / peer (medians)", ratios);
         console.put("Sluice RPC / peer (medians)", rpcRatios);
         console.put("Sluice with metrics / without (medians)", metricsRatios);
@@ -197,6 +200,10 @@ public final class Bench {
                     : "Messages per second, the median of each cell's " + o.repeats()
                         + " runs (each run's median):\n\n")
                 + throughput
+                + (cores.isEmpty() ? "" : "\nHow busy each side's one core was over the measured seconds (CPU time of"
+                    + " the whole JVM over wall time; medians over runs). A closed loop whose two sides both stay well"
+                    + " below 100% was waiting on the requests in flight, not working: its figure is then not that"
+                    + " stack's capacity, and a ratio against it flatters the other side.\n\n" + cores)
                 + (ratios.isEmpty() ? "" : "\nSluice's median over each peer's, against the issue's targets:\n\n"
                     + ratios)
                 + (rpcRatios.isEmpty() ? "" : "\nSluice RPC's median over grpc-java's with the same `.proto`, and over"

@@ -88,6 +88,14 @@ final class BenchJson {
             g.writeNumberField("max", l.max());
             g.writeEndObject();
         }
+        if (r.cores() == null) {
+            g.writeNullField("coresBusy");
+        } else {
+            g.writeObjectFieldStart("coresBusy");
+            g.writeNumberField("server", r.cores().server());
+            g.writeNumberField("client", r.cores().client());
+            g.writeEndObject();
+        }
         g.writeEndObject();
     }
 }

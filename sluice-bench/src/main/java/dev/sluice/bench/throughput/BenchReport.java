@@ -120,6 +120,36 @@ final class BenchReport {
         return sb.toString();
     }
 
+    /**
+     * How busy each side of each cell was over its measured seconds ({@link CoreShares}), the median over the cell's
+     * runs: one row per interaction and size, one column per implementation; empty when no cell was measured.
+     */
+    static String coreTable(List<CellResult> results) {
+        if (results.stream().noneMatch(r -> r.ok() && r.cores() != null)) {
+            return "";
+        }
+        List<Impl> impls = implsIn(results);
+        StringBuilder sb = new StringBuilder("| interaction | payload |");
+        StringBuilder rule = new StringBuilder("|---|---|");
+        for (Impl i : impls) {
+            sb.append(' ').append(i.label()).append(" |");
+            rule.append("---|");
+        }
+        sb.append('\n').append(rule).append('\n');
+        byRow(results).forEach((key, cells) -> {
+            sb.append("| ").append(key).append(" |");
+            for (Impl i : impls) {
+                List<CoreShares> measured = cells.getOrDefault(i, List.of()).stream()
+                    .filter(r -> r.ok() && r.cores() != null).map(CellResult::cores).toList();
+                sb.append(' ').append(measured.isEmpty() ? "—"
+                    : new CoreShares(median(measured.stream().mapToDouble(CoreShares::server).toArray()),
+                        median(measured.stream().mapToDouble(CoreShares::client).toArray())).text()).append(" |");
+            }
+            sb.append('\n');
+        });
+        return sb.toString();
+    }
+
     /** Sluice's median over each transport peer's, with the target and whether the run met it. */
     static String ratioTable(List<CellResult> results) {
         return ratioTable(results, Impl.SLUICE, implsIn(results).stream()
@@ -343,7 +373,8 @@ final class BenchReport {
         `directExecutor()`, plaintext, flow-control window 1,000,000, a hand-written byte[] marshaller that is
         `KnownLength` and `Drainable` (protobuf's fast path); unary calls in a closed loop as grpc-java's
         `AsyncClient` does; server streaming driven by `isReady()`/`onReadyHandler`. Raw-Netty floor: pre-encoded
-        RSocket frames, length prefixes walked and nothing decoded, one flush per read burst, no per-message
-        allocation: the ceiling. A request-channel figure counts echoed messages (each crossed the wire twice).
+        RSocket frames, length prefixes walked and nothing decoded, a flush every 128 frames as Sluice's writer
+        does, no per-message allocation: the ceiling, where its cores are busy (see the cores table). A
+        request-channel figure counts echoed messages (each crossed the wire twice).
         """;
 }

@@ -9,8 +9,14 @@ import java.util.List;
  *
  * @param latency null unless the cell was paced and finished
  * @param failure null when the cell ran to the end
+ * @param cores   how busy each side was over the measured seconds; null if not measured
  */
-record CellResult(Cell cell, List<Long> perSecond, LatencyFigures latency, String failure, List<String> warnings) {
+record CellResult(Cell cell, List<Long> perSecond, LatencyFigures latency, String failure, List<String> warnings,
+                  CoreShares cores) {
+
+    CellResult(Cell cell, List<Long> perSecond, LatencyFigures latency, String failure, List<String> warnings) {
+        this(cell, perSecond, latency, failure, warnings, null);
+    }
 
     boolean ok() {
         return failure == null && !perSecond.isEmpty();

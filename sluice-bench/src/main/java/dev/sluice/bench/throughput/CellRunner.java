@@ -108,6 +108,7 @@ final class CellRunner {
         progress.printf("%s %s: starting the server on cpu %d%n", position, label, options.serverCpu());
         List<Long> figures = new ArrayList<>();
         LatencyFigures latency = null;
+        CoreShares.Meter cores = null;
         String failure = null;
         ChildJvm server = null;
         ChildJvm client = null;
@@ -130,7 +131,8 @@ final class CellRunner {
                 label, socket != null ? socket : "port " + port, options.clientCpu(), options.warmupSeconds());
             client = ChildJvm.start(command(options.clientCpu(), cell.impl().clientMain(), clientArgs), logs,
                 stem + "-client");
-            latency = readClient(client, server, cell, label, position, figures);
+            cores = new CoreShares.Meter(server::cpuNanos, client::cpuNanos, System::nanoTime);
+            latency = readClient(client, server, cell, label, position, figures, cores);
         } catch (CellFailure | IOException e) {
             failure = e.getMessage();
             progress.printf("%s %s: FAILED: %s%n", position, label, failure);
@@ -169,10 +171,12 @@ final class CellRunner {
             progress.printf("%s %s: %d warning line(s) in the JVMs' output (logs: %s)%n", position, label,
                 warnings.size(), logs);
         }
-        CellResult result = new CellResult(cell, figures, latency, failure, List.copyOf(warnings));
+        CellResult result = new CellResult(cell, figures, latency, failure, List.copyOf(warnings),
+            failure == null && cores != null ? cores.shares() : null);
         if (result.ok()) {
             // A long run's reader sees each cell's figure as it ends, not only in the tables at the end.
-            progress.printf("%s %s: done, median %s%n", position, label, BenchReport.cellText(result));
+            progress.printf("%s %s: done, median %s%s%n", position, label, BenchReport.cellText(result),
+                result.cores() == null ? "" : "; cores busy: " + result.cores().text());
         }
         return result;
     }
@@ -217,7 +221,7 @@ final class CellRunner {
     }
 
     private LatencyFigures readClient(ChildJvm client, ChildJvm server, Cell cell, String label, String position,
-            List<Long> figures) throws InterruptedException {
+            List<Long> figures, CoreShares.Meter cores) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.warmupSeconds() + options.seconds()
             + CLIENT_GRACE_SECONDS);
         LatencyFigures latency = null;
@@ -243,6 +247,7 @@ final class CellRunner {
                 case "warmup" -> progress.printf("%s %s: warm-up %s/%d: %s%s%n", position, label, parts[1],
                     options.warmupSeconds(), rate(parts[2]), p99(parts));
                 case "tick" -> {
+                    cores.second();
                     figures.add(Long.parseLong(parts[2]));
                     progress.printf("%s %s: second %s/%d: %s%s%n", position, label, parts[1],
                         options.seconds(), rate(parts[2]), p99(parts));

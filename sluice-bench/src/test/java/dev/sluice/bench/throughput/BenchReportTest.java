@@ -33,6 +33,26 @@ class BenchReportTest {
             new LatencyFigures(1000, p99 / 10, p99, p99 * 2, p99 * 3), null, List.of());
     }
 
+    private static CellResult busy(Impl impl, double server, double client) {
+        return new CellResult(Cell.max(impl, Interaction.RESPONSE, 4), List.of(1_000_000L), null, null, List.of(),
+            new CoreShares(server, client));
+    }
+
+    @Test
+    void theCoresTableShowsEachCellsMedianShareOverItsRuns() {
+        List<CellResult> results = List.of(busy(Impl.SLUICE, 0.94, 0.96), busy(Impl.NETTY_FLOOR, 0.87, 0.86),
+            busy(Impl.SLUICE, 0.90, 0.98), busy(Impl.NETTY_FLOOR, 0.89, 0.88), busy(Impl.SLUICE, 0.92, 0.97),
+            busy(Impl.NETTY_FLOOR, 0.99, 0.99));
+        assertThat(BenchReport.coreTable(results)).isEqualTo("| interaction | payload | Sluice | raw-Netty floor |\n"
+            + "|---|---|---|---|\n"
+            + "| request-response | 4 B | server 92% · client 97% | server 89% · client 88% |\n");
+    }
+
+    @Test
+    void noCoresTableWithoutMeasuredCells() {
+        assertThat(BenchReport.coreTable(List.of(result(Impl.SLUICE, Interaction.RESPONSE, 4, 1L)))).isEmpty();
+    }
+
     @Test
     void aLatencyRunMadeOnceIsOneRowOfItsFigures() {
         String table = BenchReport.latencyTable(List.of(paced(Impl.SLUICE, 3_000_000, 1_500, 3_000_000)));

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -82,6 +83,14 @@ public final class ChildJvm implements AutoCloseable {
 
     public long pid() {
         return process.pid();
+    }
+
+    /**
+     * The CPU time the process has used so far, every thread's, in nanoseconds; -1 where the platform does not say
+     * (Linux counts it in clock ticks of 10 ms).
+     */
+    public long cpuNanos() {
+        return process.info().totalCpuDuration().map(Duration::toNanos).orElse(-1L);
     }
 
     /** The file holding the process's standard error. */

@@ -1,0 +1,77 @@
+package dev.sluice.bench.throughput;
+
+import java.util.Locale;
+import java.util.function.LongSupplier;
+
+/**
+ * How busy each side of a cell was over its measured seconds: the server's and the client's CPU time (every thread
+ * of the JVM, all pinned to one core) over the wall time, 1.0 = the whole core.
+ *
+ * <p>Why a report shows it: a closed loop's figure is a stack's capacity only if a side ran out of core. A cell whose
+ * two sides both sit well below their cores was waiting — on the window of requests in flight, on the other side's
+ * turn — and its figure says more about the harness's settings than about the stack; against such a cell a ratio
+ * flatters whoever is compared with it.
+ *
+ * @param server the server's share of its core
+ * @param client the client's share of its core
+ */
+record CoreShares(double server, double client) {
+
+    /** {@code server 87% · client 95%}. */
+    String text() {
+        return String.format(Locale.ROOT, "server %.0f%% · client %.0f%%", server * 100, client * 100);
+    }
+
+    /**
+     * Reads both processes' CPU time at each measured second's line: the shares are taken between the first line
+     * and the last, so that neither the warm-up nor the JVMs' exit counts. Not thread-safe: the driver thread only.
+     */
+    static final class Meter {
+        private final LongSupplier serverCpuNanos;
+        private final LongSupplier clientCpuNanos;
+        private final LongSupplier clock;
+        private long firstWall;
+        private long firstServer;
+        private long firstClient;
+        private long lastWall;
+        private long lastServer;
+        private long lastClient;
+        private int seconds;
+
+        /**
+         * @param serverCpuNanos the server's CPU time so far, negative if unknown
+         * @param clientCpuNanos the client's, likewise
+         * @param clock          nanosecond wall clock
+         */
+        Meter(LongSupplier serverCpuNanos, LongSupplier clientCpuNanos, LongSupplier clock) {
+            this.serverCpuNanos = serverCpuNanos;
+            this.clientCpuNanos = clientCpuNanos;
+            this.clock = clock;
+        }
+
+        /** At each measured second's line from the client. */
+        void second() {
+            long wall = clock.getAsLong();
+            long s = serverCpuNanos.getAsLong();
+            long c = clientCpuNanos.getAsLong();
+            if (seconds++ == 0) {
+                firstWall = wall;
+                firstServer = s;
+                firstClient = c;
+            }
+            lastWall = wall;
+            lastServer = s;
+            lastClient = c;
+        }
+
+        /** The shares between the first second's line and the last; null before two lines or if a time is unknown. */
+        CoreShares shares() {
+            long wall = lastWall - firstWall;
+            if (seconds < 2 || wall <= 0 || firstServer < 0 || firstClient < 0 || lastServer < 0 || lastClient < 0) {
+                return null;
+            }
+            return new CoreShares((double) (lastServer - firstServer) / wall,
+                (double) (lastClient - firstClient) / wall);
+        }
+    }
+}

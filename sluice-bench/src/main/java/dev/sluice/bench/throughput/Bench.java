@@ -164,8 +164,8 @@ public final class Bench {
         console.put("Throughput over plaintext TCP, msgs/s: " + (o.repeats() == 1 ? "median (min–max) of "
             + o.seconds() + " one-second figures" : "median of " + o.repeats() + " runs' medians (each run's)"),
             throughput);
-        console.put("Cores busy over the measured seconds (medians): a closed loop whose two sides are both well"
-            + " below 100% was waiting, and its figure is not that stack's capacity", cores);
+        console.put("Cores busy over the measured seconds (medians): a closed loop whose two sides both stay below"
+            + " 90% was waiting, and its figure is not that stack's capacity", cores);
         console.put("Sluice / peer (medians)", ratios);
         console.put("Sluice RPC / peer (medians)", rpcRatios);
         console.put("Sluice with metrics / without (medians)", metricsRatios);
@@ -201,9 +201,10 @@ public final class Bench {
                         + " runs (each run's median):\n\n")
                 + throughput
                 + (cores.isEmpty() ? "" : "\nHow busy each side's one core was over the measured seconds (CPU time of"
-                    + " the whole JVM over wall time; medians over runs). A closed loop whose two sides both stay well"
-                    + " below 100% was waiting on the requests in flight, not working: its figure is then not that"
-                    + " stack's capacity, and a ratio against it flatters the other side.\n\n" + cores)
+                    + " the whole JVM over wall time; medians over runs). A closed loop whose two sides both stay"
+                    + " below 90% was waiting on the requests in flight, not working: its figure is then not that"
+                    + " stack's capacity, and a ratio against it flatters the other side (the ratios below say so"
+                    + " where it happened).\n\n" + cores)
                 + (ratios.isEmpty() ? "" : "\nSluice's median over each peer's, against the issue's targets:\n\n"
                     + ratios)
                 + (rpcRatios.isEmpty() ? "" : "\nSluice RPC's median over grpc-java's with the same `.proto`, and over"

@@ -17,6 +17,18 @@ import java.util.function.LongSupplier;
  */
 record CoreShares(double server, double client) {
 
+    /** Below this share on both sides, a closed loop was waiting rather than working. */
+    static final double BUSY = 0.90;
+
+    /**
+     * Whether both sides stayed below {@link #BUSY}: then neither ran out of core, and the cell's figure is less than
+     * its stack can carry (a closed loop bound by its cores keeps at least one side near 100%: Sluice's sides read
+     * 88-97%, the raw-Netty floor's 93-99% once enough requests are in flight, and 83-89% at 4 B with 512).
+     */
+    boolean waited() {
+        return server < BUSY && client < BUSY;
+    }
+
     /** {@code server 87% · client 95%}. */
     String text() {
         return String.format(Locale.ROOT, "server %.0f%% · client %.0f%%", server * 100, client * 100);

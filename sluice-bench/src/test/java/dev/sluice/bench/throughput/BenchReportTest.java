@@ -49,6 +49,24 @@ class BenchReportTest {
     }
 
     @Test
+    void aShareAgainstAFloorThatWaitedSaysSo() {
+        String waiting = BenchReport.ratioTable(List.of(busy(Impl.SLUICE, 0.93, 0.97),
+            busy(Impl.NETTY_FLOOR, 0.86, 0.87)));
+        assertThat(waiting).contains("raw-Netty floor waited (cores server 86% · client 87%): below its capacity,"
+            + " so this reads high");
+        String busyFloor = BenchReport.ratioTable(List.of(busy(Impl.SLUICE, 0.93, 0.97),
+            busy(Impl.NETTY_FLOOR, 0.86, 0.95)));
+        assertThat(busyFloor).doesNotContain("waited");
+    }
+
+    @Test
+    void aShareWhoseOwnCellWaitedSaysItReadsLow() {
+        assertThat(BenchReport.ratioTable(List.of(busy(Impl.SLUICE, 0.60, 0.62), busy(Impl.NETTY_FLOOR, 0.95, 0.97))))
+            .contains("Sluice waited (cores server 60% · client 62%): below its capacity, so this reads low")
+            .doesNotContain("floor waited");
+    }
+
+    @Test
     void noCoresTableWithoutMeasuredCells() {
         assertThat(BenchReport.coreTable(List.of(result(Impl.SLUICE, Interaction.RESPONSE, 4, 1L)))).isEmpty();
     }

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Turns a run's cell results into the console summary and the Markdown sections of the report: per cell the
@@ -102,6 +103,11 @@ final class BenchReport {
 
     /** The throughput table: one row per interaction and size, one column per implementation. */
     static String throughputTable(List<CellResult> results) {
+        return byImplementation(results, BenchReport::cellText);
+    }
+
+    /** One row per interaction and size, one column per implementation, each cell's runs shown by {@code text}. */
+    private static String byImplementation(List<CellResult> results, Function<List<CellResult>, String> text) {
         List<Impl> impls = implsIn(results);
         StringBuilder sb = new StringBuilder("| interaction | payload |");
         StringBuilder rule = new StringBuilder("|---|---|");
@@ -113,7 +119,7 @@ final class BenchReport {
         byRow(results).forEach((key, cells) -> {
             sb.append("| ").append(key).append(" |");
             for (Impl i : impls) {
-                sb.append(' ').append(cellText(cells.get(i))).append(" |");
+                sb.append(' ').append(text.apply(cells.get(i))).append(" |");
             }
             sb.append('\n');
         });
@@ -128,23 +134,10 @@ final class BenchReport {
         if (results.stream().noneMatch(r -> r.ok() && r.cores() != null)) {
             return "";
         }
-        List<Impl> impls = implsIn(results);
-        StringBuilder sb = new StringBuilder("| interaction | payload |");
-        StringBuilder rule = new StringBuilder("|---|---|");
-        for (Impl i : impls) {
-            sb.append(' ').append(i.label()).append(" |");
-            rule.append("---|");
-        }
-        sb.append('\n').append(rule).append('\n');
-        byRow(results).forEach((key, cells) -> {
-            sb.append("| ").append(key).append(" |");
-            for (Impl i : impls) {
-                CoreShares cores = medianCores(cells.get(i));
-                sb.append(' ').append(cores == null ? "—" : cores.text()).append(" |");
-            }
-            sb.append('\n');
+        return byImplementation(results, runs -> {
+            CoreShares cores = medianCores(runs);
+            return cores == null ? "—" : cores.text();
         });
-        return sb.toString();
     }
 
     /** Each side's median share over a cell's finished runs that measured it; null if none did. */

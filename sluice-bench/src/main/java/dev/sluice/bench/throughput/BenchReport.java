@@ -135,38 +135,9 @@ final class BenchReport {
             return "";
         }
         return byImplementation(results, runs -> {
-            CoreShares cores = medianCores(runs);
+            CoreShares cores = CoreShares.medianOf(runs);
             return cores == null ? "—" : cores.text();
         });
-    }
-
-    /** Each side's median share over a cell's finished runs that measured it; null if none did. */
-    static CoreShares medianCores(List<CellResult> runs) {
-        List<CoreShares> measured = runs == null ? List.of()
-            : runs.stream().filter(r -> r.ok() && r.cores() != null).map(CellResult::cores).toList();
-        if (measured.isEmpty()) {
-            return null;
-        }
-        return new CoreShares(median(measured.stream().mapToDouble(CoreShares::server).toArray()),
-            median(measured.stream().mapToDouble(CoreShares::client).toArray()));
-    }
-
-    /**
-     * A note for a ratio one of whose cells waited ({@link CoreShares#waited}): that cell's figure is below its
-     * stack's capacity, so the ratio is off in the direction given; empty otherwise.
-     */
-    private static String waitingNote(List<CellResult> ours, List<CellResult> peer, Impl p) {
-        List<String> notes = new ArrayList<>();
-        CoreShares theirs = medianCores(peer);
-        if (theirs != null && theirs.waited()) {
-            notes.add(p.label() + " waited (cores " + theirs.text() + "): below its capacity, so this reads high");
-        }
-        CoreShares mine = medianCores(ours);
-        if (mine != null && mine.waited()) {
-            notes.add(ours.get(0).cell().impl().label() + " waited (cores " + mine.text()
-                + "): below its capacity, so this reads low");
-        }
-        return String.join("; ", notes);
     }
 
     /** Sluice's median over each transport peer's, with the target and whether the run met it. */
@@ -254,7 +225,7 @@ final class BenchReport {
         if (!target.isEmpty()) {
             notes.add(target);
         }
-        String waiting = waitingNote(ours, peer, p);
+        String waiting = CoreShares.ratioNote(ours, peer, p);
         if (!waiting.isEmpty()) {
             notes.add(waiting);
         }

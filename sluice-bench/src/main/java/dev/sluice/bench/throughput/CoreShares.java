@@ -1,5 +1,7 @@
 package dev.sluice.bench.throughput;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.LongSupplier;
 
@@ -32,6 +34,35 @@ record CoreShares(double server, double client) {
     /** {@code server 87% · client 95%}. */
     String text() {
         return String.format(Locale.ROOT, "server %.0f%% · client %.0f%%", server * 100, client * 100);
+    }
+
+    /** Each side's median share over a cell's finished runs that measured it; null if none did. */
+    static CoreShares medianOf(List<CellResult> runs) {
+        List<CoreShares> measured = runs == null ? List.of()
+            : runs.stream().filter(r -> r.ok() && r.cores() != null).map(CellResult::cores).toList();
+        if (measured.isEmpty()) {
+            return null;
+        }
+        return new CoreShares(BenchReport.median(measured.stream().mapToDouble(CoreShares::server).toArray()),
+            BenchReport.median(measured.stream().mapToDouble(CoreShares::client).toArray()));
+    }
+
+    /**
+     * What a ratio of {@code ours} over {@code peer} must add when one of the two cells waited ({@link #waited}):
+     * that cell's figure is below its stack's capacity, so the ratio errs in the direction said; empty otherwise.
+     */
+    static String ratioNote(List<CellResult> ours, List<CellResult> peer, Impl p) {
+        List<String> notes = new ArrayList<>();
+        CoreShares theirs = medianOf(peer);
+        if (theirs != null && theirs.waited()) {
+            notes.add(p.label() + " waited (cores " + theirs.text() + "): below its capacity, so this reads high");
+        }
+        CoreShares mine = medianOf(ours);
+        if (mine != null && mine.waited()) {
+            notes.add(ours.get(0).cell().impl().label() + " waited (cores " + mine.text()
+                + "): below its capacity, so this reads low");
+        }
+        return String.join("; ", notes);
     }
 
     /**

@@ -298,16 +298,19 @@ final class BenchReport {
             runs.computeIfAbsent(r.cell(), c -> new ArrayList<>()).add(r);
         }
         boolean repeated = runs.values().stream().anyMatch(l -> l.size() > 1);
+        // How loaded each side was at the offered rate: two rows at "90%" are alike only if their cores are.
+        boolean cores = paced.stream().anyMatch(r -> r.cores() != null);
         StringBuilder sb = new StringBuilder("| implementation | interaction | payload | offered msgs/s | achieved"
             + " (median) | p50 µs | p99 µs | p99.9 µs | max µs |" + (repeated ? " p99 of each run, µs |" : "")
-            + "\n|---|---|---|---|---|---|---|---|---|" + (repeated ? "---|" : "") + "\n");
+            + (cores ? " cores busy (median) |" : "")
+            + "\n|---|---|---|---|---|---|---|---|---|" + (repeated ? "---|" : "") + (cores ? "---|" : "") + "\n");
         for (Map.Entry<Cell, List<CellResult>> e : runs.entrySet()) {
             Cell c = e.getKey();
             sb.append("| ").append(c.impl().label()).append(" | ").append(c.interaction().label()).append(" | ")
                 .append(c.size()).append(" B | ").append(String.format(Locale.ROOT, "%,d", c.rate())).append(" | ");
             List<CellResult> done = e.getValue().stream().filter(r -> r.ok() && r.latency() != null).toList();
             if (done.isEmpty()) {
-                sb.append("failed | | | | |").append(repeated ? " |" : "").append("\n");
+                sb.append("failed | | | | |").append(repeated ? " |" : "").append(cores ? " |" : "").append("\n");
                 continue;
             }
             sb.append(rate(median(done.stream().mapToDouble(r -> r.summary().median()).toArray())))
@@ -323,6 +326,10 @@ final class BenchReport {
                         ? String.format(Locale.ROOT, "%,.1f", r.latency().p99()) : "failed");
                 }
                 sb.append(' ').append(String.join(" · ", each)).append(" |");
+            }
+            if (cores) {
+                CoreShares busy = CoreShares.medianOf(done);
+                sb.append(' ').append(busy == null ? "—" : busy.text()).append(" |");
             }
             sb.append('\n');
         }

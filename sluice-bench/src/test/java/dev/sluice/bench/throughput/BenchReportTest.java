@@ -72,6 +72,18 @@ class BenchReportTest {
     }
 
     @Test
+    void theLatencyTableShowsHowBusyEachSideWasAtTheOfferedRate() {
+        CellResult run = paced(Impl.NETTY_FLOOR, 8_000_000, 2_000, 8_000_000);
+        CellResult measured = new CellResult(run.cell(), run.perSecond(), run.latency(), null, List.of(),
+            new CoreShares(0.74, 0.81));
+        String table = BenchReport.latencyTable(List.of(measured));
+        assertThat(table).startsWith("| implementation | interaction | payload | offered msgs/s | achieved (median)"
+            + " | p50 µs | p99 µs | p99.9 µs | max µs | cores busy (median) |\n"
+            + "|---|---|---|---|---|---|---|---|---|---|\n");
+        assertThat(table).endsWith(" | server 74% · client 81% |\n");
+    }
+
+    @Test
     void aLatencyRunMadeOnceIsOneRowOfItsFigures() {
         String table = BenchReport.latencyTable(List.of(paced(Impl.SLUICE, 3_000_000, 1_500, 3_000_000)));
         assertThat(table).isEqualTo("| implementation | interaction | payload | offered msgs/s | achieved (median)"

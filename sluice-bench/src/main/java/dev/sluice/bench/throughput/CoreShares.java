@@ -10,9 +10,9 @@ import java.util.function.LongSupplier;
  * of the JVM, all pinned to one core) over the wall time, 1.0 = the whole core.
  *
  * <p>Why a report shows it: a closed loop's figure is a stack's capacity only if a side ran out of core. A cell whose
- * two sides both sit well below their cores was waiting — on the window of requests in flight, on the other side's
- * turn — and its figure says more about the harness's settings than about the stack; against such a cell a ratio
- * flatters whoever is compared with it.
+ * two sides both stay below {@link #BUSY} of their cores was waiting — on the window of requests in flight, on the
+ * other side's turn — and its figure says more about the harness's settings than about the stack; against such a
+ * cell a ratio flatters whoever is compared with it.
  *
  * @param server the server's share of its core
  * @param client the client's share of its core
@@ -25,7 +25,7 @@ record CoreShares(double server, double client) {
     /**
      * Whether both sides stayed below {@link #BUSY}: then neither ran out of core, and the cell's figure is less than
      * its stack can carry (a closed loop bound by its cores keeps at least one side near 100%: Sluice's sides read
-     * 88-97%, the raw-Netty floor's 93-99% once enough requests are in flight, and 83-89% at 4 B with 512).
+     * 88-97%, the raw-Netty floor's 93-99% once enough requests are in flight, and 80-89% at 4 B with 512).
      */
     boolean waited() {
         return server < BUSY && client < BUSY;

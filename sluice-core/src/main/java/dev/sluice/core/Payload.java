@@ -116,6 +116,29 @@ public interface Payload extends ReferenceCounted {
         return RefCountedPayload.regions(buffer, metadataOffset, metadataLength, dataOffset, dataLength);
     }
 
+    /**
+     * As {@link #ofRegions}, for a buffer the caller has only on loan (a frame during a transport's
+     * {@code onFrame} call): the payload borrows {@code buffer} without taking a reference, the caller keeps the
+     * buffer unchanged until it calls {@link #endBorrow} with this payload, on this thread, and that call takes the
+     * payload's reference to the buffer if the payload is still held then. A payload released before
+     * {@code endBorrow} (a handler that answers at once) never touches the buffer's reference count. For engines
+     * and transports; applications use {@link #create}.
+     */
+    static Payload borrowRegions(ByteBuf buffer, int metadataOffset, int metadataLength, int dataOffset,
+                                 int dataLength) {
+        return RefCountedPayload.borrowed(buffer, metadataOffset, metadataLength, dataOffset, dataLength);
+    }
+
+    /**
+     * Ends the loan of a payload made by {@link #borrowRegions} (see there); called once, by its maker, whether
+     * or not the payload was released meanwhile. Does nothing for any other payload.
+     */
+    static void endBorrow(Payload payload) {
+        if (payload instanceof RefCountedPayload p) {
+            p.settle();
+        }
+    }
+
     /** A payload holding {@code data} as UTF-8, without metadata. */
     static Payload create(CharSequence data) {
         return RefCountedPayload.create(utf8(data), null);

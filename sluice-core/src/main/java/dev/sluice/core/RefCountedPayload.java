@@ -16,6 +16,15 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * released unread (a proxy's bookkeeping, a benchmark, a rejected request) thus costs one retain and one release,
  * where a retained slice per region cost a pooled derived buffer and two more atomic operations each.
  *
+ * <p><b>Borrowed frames.</b> A payload the engine hands to a handler while the frame's buffer is still its own (the
+ * transport lends a frame for the length of its {@code onFrame} call) may <em>borrow</em> the buffer instead
+ * ({@link #borrowed}): it takes no reference, and a {@code BORROWED} bit in its count says so. Once the handler
+ * returns, the engine {@linkplain #settle settles} it: a payload still held then takes its reference to the buffer
+ * at that moment, and one released before (the common case: a handler that answers at once, a subscriber that
+ * reads and releases) never touched the buffer's count, two atomic operations per received message fewer. The
+ * bit is cleared by a compare-and-set against any release on another thread, so that exactly one of the two decides
+ * whether the buffer's reference was taken.
+ *
  * <p>Instances are pooled, so that receiving a payload allocates nothing at steady state: a released payload must
  * not be touched again, which the reference count enforces for every accessor. The pool is a plain stack per
  * thread: a payload goes back to the stack of the thread that made it when that thread releases it, with no
@@ -46,7 +55,11 @@ final class RefCountedPayload implements Payload {
         }
     };
 
-    /** 0 once released. */
+    /** Set in {@link #refCnt} while the payload borrows its frame's buffer (see "Borrowed frames" above). */
+    private static final int BORROWED = 1 << 30;
+    private static final int COUNT = BORROWED - 1;
+
+    /** The count, and {@link #BORROWED} while borrowing; 0 once released. */
     private volatile int refCnt;
     private ByteBuf data;
     private ByteBuf metadata;
@@ -90,12 +103,60 @@ final class RefCountedPayload implements Payload {
         return p;
     }
 
+    /**
+     * As {@link #regions}, but borrowing {@code frame} rather than taking a reference to it: the caller keeps
+     * {@code frame} unchanged until it has called {@link #settle} on this payload, and calls it on the thread that
+     * made the payload.
+     */
+    static RefCountedPayload borrowed(ByteBuf frame, int metadataOffset, int metadataLength, int dataOffset,
+                                      int dataLength) {
+        RefCountedPayload p = take(1 | BORROWED);
+        p.frame = frame;
+        p.metadataOffset = metadataOffset;
+        p.metadataLength = metadataLength;
+        p.dataOffset = dataOffset;
+        p.dataLength = dataLength;
+        return p;
+    }
+
+    /**
+     * Ends the loan of {@link #borrowed}: if this payload is still held it takes its reference to the frame now;
+     * if it was released meanwhile (or is no longer that borrowed payload: the pool may have handed the instance
+     * out again, without the bit) nothing happens.
+     */
+    void settle() {
+        int c = refCnt;
+        if ((c & BORROWED) == 0) {
+            return;
+        }
+        ByteBuf f = frame;
+        if (f == null) {
+            return; // released on another thread between the two reads
+        }
+        f.retain();
+        for (;;) {
+            if (REF_CNT.compareAndSet(this, c, c & ~BORROWED)) {
+                return;
+            }
+            c = refCnt;
+            if ((c & BORROWED) == 0) {
+                // Released meanwhile, as a borrower that left the buffer's count alone: give back what we took.
+                f.release();
+                return;
+            }
+        }
+    }
+
     private static RefCountedPayload take() {
+        return take(1);
+    }
+
+    private static RefCountedPayload take(int count) {
         Pool pool = POOL.get();
         RefCountedPayload p = pool.size == 0 ? new RefCountedPayload(pool) : pool.free[--pool.size];
         // An ordered store, not a volatile one: whoever gets the payload from this thread gets it through a
         // publication that orders this write, and a full fence per payload was measurable.
-        REF_CNT.lazySet(p, 1);
+        REF_CNT.lazySet(p, count);
         return p;
     }
 
@@ -167,6 +228,7 @@ final class RefCountedPayload implements Payload {
     }
 
     private void ensureAccessible() {
+        // A borrowing payload's count is never 0 (the bit rides on a count of at least 1).
         if (refCnt == 0) {
             throw released("used after its release");
         }
@@ -181,7 +243,7 @@ final class RefCountedPayload implements Payload {
 
     @Override
     public int refCnt() {
-        return refCnt;
+        return refCnt & COUNT;
     }
 
     @Override
@@ -196,14 +258,14 @@ final class RefCountedPayload implements Payload {
         }
         for (;;) {
             int c = refCnt;
-            int next = c + increment;
-            if (c == 0) {
+            int count = c & COUNT;
+            if (count == 0) {
                 throw released("retained after its release");
             }
-            if (next <= 0) {
-                throw new IllegalReferenceCountException(c, increment);
+            if (count + increment > COUNT || count + increment <= 0) {
+                throw new IllegalReferenceCountException(count, increment);
             }
-            if (REF_CNT.compareAndSet(this, c, next)) {
+            if (REF_CNT.compareAndSet(this, c, c + increment)) {
                 return this;
             }
         }
@@ -211,13 +273,15 @@ final class RefCountedPayload implements Payload {
 
     @Override
     public boolean release() {
-        if (!DEBUG && refCnt == 1) {
+        int c = refCnt;
+        if (!DEBUG && (c == 1 || c == (1 | BORROWED) && home.owner == Thread.currentThread())) {
             // The caller holds the only reference, so no other thread may retain or release this payload now: an
             // ordered store suffices where a compare-and-set would add a full fence to every request's path.
             // (Two threads releasing one reference at once is a bug that only the CAS below catches: debug mode
-            // always takes it.)
+            // always takes it.) A borrowing payload qualifies only on the thread that made it, which is where it
+            // is settled: elsewhere the settle may run meanwhile, and the CAS below orders the two.
             REF_CNT.lazySet(this, 0);
-            deallocate();
+            deallocate(c != 1);
             return true;
         }
         return release(1);
@@ -230,15 +294,17 @@ final class RefCountedPayload implements Payload {
         }
         for (;;) {
             int c = refCnt;
-            if (c == 0) {
+            int count = c & COUNT;
+            if (count == 0) {
                 throw released("released twice");
             }
-            if (c < decrement) {
-                throw new IllegalReferenceCountException(c, -decrement);
+            if (count < decrement) {
+                throw new IllegalReferenceCountException(count, -decrement);
             }
-            if (REF_CNT.compareAndSet(this, c, c - decrement)) {
-                if (c == decrement) {
-                    deallocate();
+            boolean last = count == decrement;
+            if (REF_CNT.compareAndSet(this, c, last ? 0 : c - decrement)) {
+                if (last) {
+                    deallocate((c & BORROWED) != 0);
                     return true;
                 }
                 return false;
@@ -265,7 +331,8 @@ final class RefCountedPayload implements Payload {
         return this;
     }
 
-    private void deallocate() {
+    /** {@code frameBorrowed}: the payload never took a reference to its frame, so it gives none back. */
+    private void deallocate(boolean frameBorrowed) {
         ByteBuf f = frame;
         ByteBuf d = data;
         ByteBuf m = metadata;
@@ -285,7 +352,9 @@ final class RefCountedPayload implements Payload {
         }
         if (f != null) {
             // The slices share this one reference: releasing it releases them.
-            f.release();
+            if (!frameBorrowed) {
+                f.release();
+            }
             return;
         }
         d.release();

@@ -143,4 +143,53 @@ class PayloadTest {
             StandardCharsets.UTF_8)).isEqualTo("md");
         made.release();
     }
+
+    @Test
+    void aBorrowingPayloadReleasedBeforeItsLoanEndsNeverCountsAReferenceToTheFrame() {
+        ByteBuf frame = Unpooled.copiedBuffer("..mdhello", StandardCharsets.US_ASCII);
+        Payload p = Payload.borrowRegions(frame, 2, 2, 4, 5);
+        assertThat(frame.refCnt()).isEqualTo(1);
+        assertThat(p.refCnt()).isEqualTo(1);
+        assertThat(p.dataUtf8()).isEqualTo("hello");
+        assertThat(p.metadataUtf8()).isEqualTo("md");
+        p.release();
+        Payload.endBorrow(p);
+        assertThat(frame.refCnt()).as("the transport's reference, untouched").isEqualTo(1);
+        assertThat(p.refCnt()).isZero();
+        frame.release();
+    }
+
+    @Test
+    void aBorrowingPayloadStillHeldWhenItsLoanEndsTakesItsReferenceThenAndGivesItBackOnRelease() {
+        ByteBuf frame = Unpooled.copiedBuffer("hello", StandardCharsets.US_ASCII);
+        Payload p = Payload.borrowRegions(frame, -1, -1, 0, 5);
+        p.retain();
+        assertThat(p.refCnt()).as("the borrowing mark is not part of the count").isEqualTo(2);
+        Payload.endBorrow(p);
+        Payload.endBorrow(p);
+        assertThat(frame.refCnt()).as("one reference, however often the loan is ended").isEqualTo(2);
+        frame.release();
+        assertThat(p.hasMetadata()).isFalse();
+        assertThat(p.dataUtf8()).as("readable after the transport let go").isEqualTo("hello");
+        p.release();
+        assertThat(frame.refCnt()).isEqualTo(1);
+        p.release();
+        assertThat(frame.refCnt()).isZero();
+        assertThatThrownBy(p::release).isInstanceOf(IllegalReferenceCountException.class);
+    }
+
+    @Test
+    void endingALoanDoesNothingToAPayloadThatNeverBorrowed() {
+        ByteBuf frame = Unpooled.copiedBuffer("hello", StandardCharsets.US_ASCII);
+        Payload regions = Payload.ofRegions(frame, -1, -1, 0, 5);
+        Payload made = Payload.create(Unpooled.copiedBuffer("x", StandardCharsets.US_ASCII));
+        Payload.endBorrow(regions);
+        Payload.endBorrow(made);
+        Payload.endBorrow(Payload.copyOf(made));
+        assertThat(frame.refCnt()).as("the caller's and the payload's").isEqualTo(2);
+        regions.release();
+        made.release();
+        assertThat(frame.refCnt()).isEqualTo(1);
+        frame.release();
+    }
 }

@@ -213,8 +213,13 @@ final class InboundFrames implements FrameReader.Handler {
             return;
         }
         if ((flags & FrameFlags.NEXT) != 0) {
-            st.onNextFrame(Frames.payload(buf, metadataOffset, metadataLength, dataOffset, dataLength),
-                (flags & FrameFlags.COMPLETE) != 0);
+            // The frame is ours until onFrame returns: a payload released before then never counts a reference.
+            Payload p = Frames.borrowedPayload(buf, metadataOffset, metadataLength, dataOffset, dataLength);
+            try {
+                st.onNextFrame(p, (flags & FrameFlags.COMPLETE) != 0);
+            } finally {
+                Frames.endBorrow(p);
+            }
         } else {
             st.onCompleteFrame();
         }
@@ -280,9 +285,13 @@ final class InboundFrames implements FrameReader.Handler {
             addFragment(streamId, r, flags, buf, mdOff, mdLen, dataOff, dataLen);
             return;
         }
-        Payload payload = Frames.payload(buf, mdOff, mdLen, dataOff, dataLen);
-        Responders.start(streams, connection.handler(), type, streamId, initialN,
-            (flags & FrameFlags.COMPLETE) != 0, payload, obs);
+        Payload payload = Frames.borrowedPayload(buf, mdOff, mdLen, dataOff, dataLen);
+        try {
+            Responders.start(streams, connection.handler(), type, streamId, initialN,
+                (flags & FrameFlags.COMPLETE) != 0, payload, obs);
+        } finally {
+            Frames.endBorrow(payload);
+        }
     }
 
     /** Adds a fragment; when it is the last one, delivers the whole payload. */

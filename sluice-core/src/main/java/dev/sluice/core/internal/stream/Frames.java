@@ -36,6 +36,19 @@ public final class Frames {
     }
 
     /**
+     * As {@link #payload(ByteBuf, int, int, int, int)}, borrowing {@code buf} for the length of the current
+     * {@code onFrame} call: hand it on, then call {@link #endBorrow} (see {@link Payload#borrowRegions}).
+     */
+    public static Payload borrowedPayload(ByteBuf buf, int mdOffset, int mdLength, int dataOffset, int dataLength) {
+        return Payload.borrowRegions(buf, mdOffset, mdLength, dataOffset, dataLength);
+    }
+
+    /** Ends the loan of a {@link #borrowedPayload}: a payload still held takes its reference to the frame now. */
+    public static void endBorrow(Payload p) {
+        Payload.endBorrow(p);
+    }
+
+    /**
      * Writes {@code p}, whose data writes itself ({@code data}, the payload itself), as a frame of {@code frameType}
      * (fragments if it needs them), the metadata read in place. The streams' other payloads go to
      * {@code Fragmenter.write} with their buffers directly: that path is not given this extra call level.

@@ -23,7 +23,9 @@ public interface StreamHost {
      * Runs a stream's start task on the event loop as soon as it is free: after the frames of the current read
      * burst when called while one is handled (a request made from a response's handler), now when on the loop
      * otherwise, queued from another thread. Why: a request made inside the handling of a response would otherwise
-     * run at the bottom of the read path's call stack, past the JIT's inlining depth, and write mid-burst.
+     * run at the bottom of the read path's call stack, past the JIT's inlining depth, and write mid-burst. (Started
+     * at once, it wins in {@code RequesterClosedLoopBenchmark}, whose stack is shallow, and loses in a real pair:
+     * measured again on 2026-11-28, see the benchmarks doc.)
      */
     void startSoon(Runnable task);
 

@@ -127,7 +127,9 @@ final class StreamRegistry implements StreamHost, OutboundGate {
 
     @Override
     public RSocketErrorException streamIdsExhausted() {
-        return new RejectedException("stream ids exhausted on this connection (2^31-1 requests); open a new one");
+        // Each side numbers its requests by twos up to 2^31-1, so a connection carries 2^30 of one side's requests.
+        return new RejectedException("stream ids exhausted on this connection (2^30 requests from this side, ids are"
+            + " not reused); open a new one");
     }
 
     @Override

@@ -32,8 +32,6 @@ import java.util.Set;
  */
 final class StreamRegistry implements StreamHost, OutboundGate {
 
-    private static final int MAX_STREAM_ID = Integer.MAX_VALUE;
-
     private final RSocketConnection connection;
     private final EventExecutor loop;
     private final FrameWriter writer;
@@ -45,14 +43,19 @@ final class StreamRegistry implements StreamHost, OutboundGate {
     private final Set<Stream> awaitingFirstPayload = Collections.newSetFromMap(new IdentityHashMap<>(0));
     /** Outbound demand waiting for the transport to become writable. */
     private final ArrayDeque<Runnable> writableWaiters = new ArrayDeque<>(0);
+    /** This side's first stream id: 1 for a client, 2 for a server. */
+    private final int firstStreamId;
     private int nextStreamId;
+    /** Whether the ids ran past 2^31-1 and started again at the first: from then on a candidate may be in use. */
+    private boolean wrapped;
     private boolean closed;
 
     StreamRegistry(RSocketConnection connection, EventExecutor loop, FrameWriter writer, boolean client) {
         this.connection = connection;
         this.loop = loop;
         this.writer = writer;
-        this.nextStreamId = client ? 1 : 2;
+        this.firstStreamId = client ? 1 : 2;
+        this.nextStreamId = firstStreamId;
     }
 
     // --- the registry ----------------------------------------------------------------------------------------
@@ -115,21 +118,51 @@ final class StreamRegistry implements StreamHost, OutboundGate {
         return id;
     }
 
+    /**
+     * The next stream id of this side: upwards by two from its first; past 2^31-1 they start again at the first
+     * and skip every id still in use (a stream, or a reassembly of fragments), as the protocol allows a requester
+     * to, so that a connection carries any number of requests (rsocket-java wraps the same way). An id comes back
+     * only after 2^30 other requests from this side, long after any late frame for its previous stream.
+     */
     @Override
     public int allocateStreamId() {
         int id = nextStreamId;
-        if (id <= 0 || id > MAX_STREAM_ID) {
-            return -1;
+        if (id > 0 && !wrapped) {
+            // Before the first wrap no id was used before: nothing to look up.
+            nextStreamId = id + 2;
+            return id;
         }
-        nextStreamId = id + 2;
-        return id;
+        return allocateAfterWrap();
+    }
+
+    private int allocateAfterWrap() {
+        wrapped = true;
+        // Among active() + 1 candidates one is free: at most that many are looked at.
+        for (long tries = active() + 1L; tries > 0; tries--) {
+            int id = nextStreamId;
+            if (id <= 0) {
+                id = firstStreamId;
+            }
+            nextStreamId = id + 2;
+            if (!inUse(id)) {
+                return id;
+            }
+        }
+        return -1;
+    }
+
+    /** Starts this side's ids at {@code next} (of this side's parity): for tests of the wrap. */
+    void nextStreamIdForTest(int next) {
+        if (next <= 0 || (next & 1) != (firstStreamId & 1)) {
+            throw new IllegalArgumentException("not one of this side's stream ids: " + next);
+        }
+        nextStreamId = next;
     }
 
     @Override
     public RSocketErrorException streamIdsExhausted() {
-        // Each side numbers its requests by twos up to 2^31-1, so a connection carries 2^30 of one side's requests.
-        return new RejectedException("stream ids exhausted on this connection (2^30 requests from this side, ids are"
-            + " not reused); open a new one");
+        // Only when every one of this side's 2^30 ids is in use at once (see allocateStreamId).
+        return new RejectedException("no free stream id on this connection: all 2^30 of this side's ids are in use");
     }
 
     @Override

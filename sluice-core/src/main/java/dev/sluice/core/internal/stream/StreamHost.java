@@ -59,13 +59,13 @@ public interface StreamHost {
     /** Why nothing can be sent now (closed or closing), or null. */
     Throwable refuseWhenClosed();
 
-    /** Registers {@code stream} under a fresh stream id of this side; -1 when ids are exhausted. */
+    /** Registers {@code stream} under a free stream id of this side; -1 when every one is in use. */
     int register(Stream stream);
 
     /** Registers a stream the peer opened, under the peer's id (before its handler's answer is subscribed). */
     void registerPeerStream(int streamId, Stream stream);
 
-    /** A fresh stream id for a request that needs no registry entry (fire-and-forget); -1 when exhausted. */
+    /** A free stream id for a request that needs no registry entry (fire-and-forget); -1 when none is. */
     int allocateStreamId();
 
     /** The error for a request that found no stream id left. */

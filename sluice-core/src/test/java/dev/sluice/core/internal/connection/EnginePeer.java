@@ -91,6 +91,11 @@ final class EnginePeer {
         return out;
     }
 
+    /** Makes {@code next} the engine's next stream id, as if that many requests had gone before. */
+    void nextStreamId(int next) {
+        connection.streams().nextStreamIdForTest(next);
+    }
+
     /** Whether {@code streamId} is still in the connection's registry of active streams. */
     boolean isActive(int streamId) {
         return connection.streams().get(streamId) != null;

@@ -84,9 +84,15 @@ public final class Fragmenter {
                         + PayloadSection.MAX_METADATA_LENGTH);
             }
             ByteBuf out = sink.begin(whole);
-            out.ensureWritable(whole);
-            PayloadBearingLayout.writeChecked(out, streamId, frameType, kept, wireField,
-                    metadata, metadataIndex, metadataLength, data, dataIndex, dataLength);
+            try {
+                out.ensureWritable(whole);
+                PayloadBearingLayout.writeChecked(out, streamId, frameType, kept, wireField,
+                        metadata, metadataIndex, metadataLength, data, dataIndex, dataLength);
+            } catch (RuntimeException | Error e) {
+                // A source released under its payload fails only once the header is written: drop the frame whole.
+                sink.abort();
+                throw e;
+            }
             sink.end();
             return;
         }
@@ -206,9 +212,14 @@ public final class Fragmenter {
             }
             int length = fixed + (metadataHere ? PayloadSection.METADATA_LENGTH_SIZE : 0) + metadataTake + dataTake;
             ByteBuf out = sink.begin(length);
-            PayloadBearingLayout.encode(out, streamId, type, fragmentFlags, initialRequestN,
-                    metadataHere ? metadata : null, metadataIndex, metadataHere ? metadataTake : -1,
-                    data, dataIndex, dataTake);
+            try {
+                PayloadBearingLayout.encode(out, streamId, type, fragmentFlags, initialRequestN,
+                        metadataHere ? metadata : null, metadataIndex, metadataHere ? metadataTake : -1,
+                        data, dataIndex, dataTake);
+            } catch (RuntimeException | Error e) {
+                sink.abort();
+                throw e;
+            }
             sink.end();
             if (!follows) {
                 return;

@@ -2,6 +2,7 @@ package dev.sluice.frame;
 
 import dev.sluice.frame.internal.Checks;
 import dev.sluice.frame.internal.Copies;
+import dev.sluice.frame.internal.RawWrites;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -155,6 +156,10 @@ final class PayloadBearingLayout {
      */
     static void writeChecked(ByteBuf out, int streamId, int frameType, int flags, int wireField, ByteBuf metadata,
             int metadataIndex, int metadataLength, ByteBuf data, int dataIndex, int dataLength) {
+        if (RawWrites.usable(out) && writeRaw(out, streamId, frameType, flags, wireField, metadata, metadataIndex,
+                metadataLength, data, dataIndex, dataLength)) {
+            return;
+        }
         FrameHeader.encode(out, streamId, frameType, metadataLength >= 0 ? flags | FrameFlags.METADATA : flags);
         if (hasField(frameType)) {
             out.writeInt(wireField);
@@ -168,6 +173,36 @@ final class PayloadBearingLayout {
         if (dataLength > 0) {
             Copies.append(out, data, dataIndex, dataLength);
         }
+    }
+
+    /**
+     * {@link #writeChecked} by address ({@link RawWrites}), for a frame whose metadata and data are short enough to
+     * be copied by words; false, having moved nothing, for any other (the checked path then writes it).
+     */
+    private static boolean writeRaw(ByteBuf out, int streamId, int frameType, int flags, int wireField,
+            ByteBuf metadata, int metadataIndex, int metadataLength, ByteBuf data, int dataIndex, int dataLength) {
+        long a = RawWrites.writerAddress(out);
+        int n = FrameHeader.SIZE;
+        if (hasField(frameType)) {
+            RawWrites.putInt(a + n, wireField);
+            n += FIELD_SIZE;
+        }
+        if (metadataLength >= 0) {
+            RawWrites.putMedium(a + n, metadataLength);
+            n += PayloadSection.METADATA_LENGTH_SIZE;
+            if (metadataLength > 0 && !RawWrites.copy(metadata, metadataIndex, metadataLength, a + n)) {
+                return false;
+            }
+            n += metadataLength;
+            flags |= FrameFlags.METADATA;
+        }
+        if (dataLength > 0 && !RawWrites.copy(data, dataIndex, dataLength, a + n)) {
+            return false;
+        }
+        RawWrites.putInt(a, streamId);
+        RawWrites.putShort(a + FrameHeader.TYPE_AND_FLAGS_OFFSET, frameType << FrameHeader.TYPE_SHIFT | flags);
+        out.writerIndex(out.writerIndex() + n + dataLength);
+        return true;
     }
 
     /** {@link #encode(ByteBuf, int, int, int, long, ByteBuf, int, int, ByteBuf, int, int)} for borrowed buffers. */

@@ -18,6 +18,7 @@ import io.netty.util.collection.IntObjectMap;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -37,8 +38,14 @@ final class StreamRegistry implements StreamHost, OutboundGate {
     private final FrameWriter writer;
     private final StreamTable<Stream> streams = new StreamTable<>();
     private final IntObjectHashMap<Reassembly> reassemblies = new IntObjectHashMap<>(4);
-    /** Start tasks of requests made during the current read burst, run when it ends (see startSoon). */
-    private final ArrayDeque<Runnable> deferred = new ArrayDeque<>();
+    /**
+     * Start tasks of requests made during the current read burst, in order, run when it ends (see startSoon): the
+     * first {@link #deferredCount}, from {@link #deferredNext} on still to run. A plain array, which a burst's
+     * starts fill and the burst's end empties front to back.
+     */
+    private Runnable[] deferred = new Runnable[64];
+    private int deferredCount;
+    private int deferredNext;
     /** Requests waiting for their caller's first payload (a channel), not yet registered; see awaitFirstPayload. */
     private final Set<Stream> awaitingFirstPayload = Collections.newSetFromMap(new IdentityHashMap<>(0));
     /** Outbound demand waiting for the transport to become writable. */
@@ -249,7 +256,10 @@ final class StreamRegistry implements StreamHost, OutboundGate {
         if (!loop.inEventLoop()) {
             loop.execute(task);
         } else if (connection.inReadBurst()) {
-            deferred.add(task);
+            if (deferredCount == deferred.length) {
+                deferred = Arrays.copyOf(deferred, deferredCount * 2);
+            }
+            deferred[deferredCount++] = task;
         } else {
             task.run();
         }
@@ -257,14 +267,19 @@ final class StreamRegistry implements StreamHost, OutboundGate {
 
     /** Whether a read burst deferred start tasks. */
     boolean hasDeferred() {
-        return !deferred.isEmpty();
+        return deferredCount != 0;
     }
 
     /** Runs the start tasks deferred during the read burst that is ending (and any they defer in turn). */
     void runDeferred() {
-        for (Runnable task; (task = deferred.poll()) != null; ) {
+        // Reentrant: a task that closes the connection runs the rest from here (closeAll), and this loop then ends.
+        while (deferredNext < deferredCount) {
+            Runnable task = deferred[deferredNext];
+            deferred[deferredNext++] = null;
             task.run();
         }
+        deferredNext = 0;
+        deferredCount = 0;
     }
 
     @Override

@@ -181,6 +181,10 @@ final class PayloadBearingLayout {
      */
     private static boolean writeRaw(ByteBuf out, int streamId, int frameType, int flags, int wireField,
             ByteBuf metadata, int metadataIndex, int metadataLength, ByteBuf data, int dataIndex, int dataLength) {
+        if (dataLength > Copies.WORD_COPY_MAX || metadataLength > Copies.WORD_COPY_MAX) {
+            // Decided before anything is written: a larger payload's frame is the checked path's from the start.
+            return false;
+        }
         long a = RawWrites.writerAddress(out);
         int n = FrameHeader.SIZE;
         if (hasField(frameType)) {

@@ -177,7 +177,9 @@ final class PayloadBearingLayout {
 
     /**
      * {@link #writeChecked} by address ({@link RawWrites}), for a frame whose metadata and data are short enough to
-     * be copied by words; false, having moved nothing, for any other (the checked path then writes it).
+     * be copied by words and for which {@code out} has room (its callers made it, but a store by address past the
+     * buffer would corrupt another one, so it is checked here, once); false, having moved nothing, for any other
+     * (the checked path then writes it, or throws as Netty does).
      */
     private static boolean writeRaw(ByteBuf out, int streamId, int frameType, int flags, int wireField,
             ByteBuf metadata, int metadataIndex, int metadataLength, ByteBuf data, int dataIndex, int dataLength) {
@@ -185,11 +187,15 @@ final class PayloadBearingLayout {
             // Decided before anything is written: a larger payload's frame is the checked path's from the start.
             return false;
         }
+        int payloadStart = hasField(frameType) ? FIELD_OFFSET + FIELD_SIZE : FrameHeader.SIZE;
+        int length = payloadStart + PayloadSection.encodedLength(metadataLength, dataLength);
+        if (out.writableBytes() < length) {
+            return false;
+        }
         long a = RawWrites.writerAddress(out);
-        int n = FrameHeader.SIZE;
-        if (hasField(frameType)) {
-            RawWrites.putInt(a + n, wireField);
-            n += FIELD_SIZE;
+        int n = payloadStart;
+        if (payloadStart != FrameHeader.SIZE) {
+            RawWrites.putInt(a + FIELD_OFFSET, wireField);
         }
         if (metadataLength >= 0) {
             RawWrites.putMedium(a + n, metadataLength);
@@ -205,7 +211,7 @@ final class PayloadBearingLayout {
         }
         RawWrites.putInt(a, streamId);
         RawWrites.putShort(a + FrameHeader.TYPE_AND_FLAGS_OFFSET, frameType << FrameHeader.TYPE_SHIFT | flags);
-        out.writerIndex(out.writerIndex() + n + dataLength);
+        out.writerIndex(out.writerIndex() + length);
         return true;
     }
 

@@ -100,6 +100,18 @@ class SmallFrameWritesTest {
         }
     }
 
+    @Test
+    void aBufferWithoutRoomForTheFrameIsNeverWrittenPastItsEnd() {
+        // An 8-byte window onto a larger buffer: a store past the window would land in the bytes behind it.
+        ByteBuf whole = bufs.track(ByteBufAllocator.DEFAULT.directBuffer(16)).writeBytes(new byte[16]);
+        ByteBuf window = whole.slice(0, 8).writerIndex(0);
+        ByteBuf data = bufs.patterned(4, 1);
+
+        assertThatThrownBy(() -> PayloadBearingLayout.writeChecked(window, 1, FrameType.REQUEST_RESPONSE, 0, 0,
+            null, 0, -1, data, data.readerIndex(), 4)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThat(TestBuffers.bytes(whole, 8, 8)).as("the bytes behind the window").isEqualTo(new byte[8]);
+    }
+
     private static byte[] written(ByteBuf out, int[] typeAndFlags, ByteBuf metadata, ByteBuf data) {
         out.writeByte(0x77); // frames start past the buffer's first byte
         Fragmenter.write(new CollectingSink(out), 0, typeAndFlags[0], 5, typeAndFlags[1], 9, metadata, data);

@@ -106,6 +106,16 @@ public final class Fragmenter {
     }
 
     /**
+     * Whether a payload of these lengths ({@code metadataLength} -1 for none) goes out as fragments at {@code mtu}
+     * (0 = never fragment). A write that fails part way through them has sent the first fragments already: the
+     * caller must end the stream at the peer (CANCEL or ERROR), which otherwise waits for the rest.
+     */
+    public static boolean needsFragments(int mtu, int frameType, int metadataLength, int dataLength) {
+        return mtu != 0 && PayloadBearingLayout.encodedLength(frameType, metadataLength, dataLength)
+            > mtu - LENGTH_PREFIX;
+    }
+
+    /**
      * Writes one payload as {@link #write(FrameSink, int, int, int, int, long, ByteBuf, ByteBuf)} does, with the
      * metadata as a range of a buffer ({@code metadataLength} -1 for none) and data that writes itself: into the
      * frame right after the metadata when the payload fits the MTU, else once into a heap buffer that the fragments

@@ -59,6 +59,19 @@ public final class Frames {
             p.metadataBuffer(), p.metadataIndex(), p.hasMetadata() ? p.metadataLength() : -1, data);
     }
 
+    /**
+     * After writing a request of {@code frameType} failed: a frame is dropped whole, but of a payload written in
+     * fragments the first ones may be out, and the peer would hold them waiting for the rest. A CANCEL tells it to
+     * drop them; a peer ignores a CANCEL for a stream it never saw (when the first fragment was the one that failed).
+     * Call before releasing {@code p}.
+     */
+    public static void cancelPartialRequest(StreamHost host, int frameType, int streamId, Payload p) {
+        if (host.mtu() != 0 && p.refCnt() > 0 && Fragmenter.needsFragments(host.mtu(), frameType,
+                p.hasMetadata() ? p.metadataLength() : -1, p.dataLength())) {
+            host.writeCancel(streamId);
+        }
+    }
+
     /** The metadata buffer, or null when absent (for the encoder, which must tell absent from empty). */
     public static ByteBuf metadataOrNull(Payload p) {
         return p.hasMetadata() ? p.metadata() : null;

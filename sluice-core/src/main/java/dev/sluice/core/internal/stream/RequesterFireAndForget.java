@@ -78,6 +78,7 @@ public final class RequesterFireAndForget extends Mono<Void> implements Subscrip
             p.release();
             return;
         }
+        int id = 0;
         try {
             if (metadataPush) {
                 refused = host.refuseWhenClosed();
@@ -89,7 +90,7 @@ public final class RequesterFireAndForget extends Mono<Void> implements Subscrip
             if (metadataPush) {
                 host.writeMetadataPush(p.metadata());
             } else {
-                int id = host.allocateStreamId();
+                id = host.allocateStreamId();
                 if (id < 0) {
                     actual.onError(host.streamIdsExhausted());
                     return;
@@ -102,7 +103,10 @@ public final class RequesterFireAndForget extends Mono<Void> implements Subscrip
                 }
             }
         } catch (RuntimeException e) {
-            // Nothing went out (a refused or failed frame is dropped whole).
+            // The frame is dropped whole (but for fragments already out, which the CANCEL ends).
+            if (id > 0) {
+                Frames.cancelPartialRequest(host, FrameType.REQUEST_FNF, id, p);
+            }
             actual.onError(e);
             return;
         } finally {

@@ -186,8 +186,10 @@ public final class RequesterRequestChannel extends Flux<Payload> implements Subs
                     Frames.metadataOrNull(p), p.data());
             }
         } catch (RuntimeException e) {
-            // Nothing went out (a refused or failed frame is dropped whole): the channel fails here instead.
+            // The frame is dropped whole (but for fragments already out, which the CANCEL ends): the channel fails
+            // here instead.
             host.remove(id, this);
+            Frames.cancelPartialRequest(host, FrameType.REQUEST_CHANNEL, id, p);
             outbound.stop();
             fail(e);
             return;

@@ -109,8 +109,10 @@ public final class RequesterRequestResponse extends Mono<Payload> implements Sub
                     Frames.metadataOrNull(p), p.data());
             }
         } catch (RuntimeException e) {
-            // Nothing went out (a refused or failed frame is dropped whole): the request fails here instead.
+            // The frame is dropped whole (but for fragments already out, which the CANCEL ends): the request fails
+            // here instead.
             host.remove(id, this);
+            Frames.cancelPartialRequest(host, FrameType.REQUEST_RESPONSE, id, p);
             fail(e);
         } finally {
             p.release();

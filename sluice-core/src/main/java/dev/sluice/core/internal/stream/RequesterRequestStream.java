@@ -134,8 +134,10 @@ public final class RequesterRequestStream extends Flux<Payload> implements Subsc
                     Frames.metadataOrNull(p), p.data());
             }
         } catch (RuntimeException e) {
-            // Nothing went out (a refused or failed frame is dropped whole): the request fails here instead.
+            // The frame is dropped whole (but for fragments already out, which the CANCEL ends): the request fails
+            // here instead.
             host.remove(id, this);
+            Frames.cancelPartialRequest(host, FrameType.REQUEST_STREAM, id, p);
             fail(e);
             return;
         } finally {

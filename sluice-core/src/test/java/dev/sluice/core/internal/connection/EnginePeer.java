@@ -35,11 +35,21 @@ final class EnginePeer {
 
     /** Sluice as the client (its requester starts interactions); the test answers as the server. */
     static EnginePeer client() {
+        return client(CONFIG);
+    }
+
+    /** As {@link #client()}, fragmenting frames larger than {@code mtu} (bytes, the length prefix included). */
+    static EnginePeer client(int mtu) {
+        return client(new ConnectionConfig(mtu, CONFIG.maxInboundPayloadSize(), CONFIG.maxActiveStreams(),
+            CONFIG.keepAliveInterval(), CONFIG.keepAliveMaxLifetime()));
+    }
+
+    private static EnginePeer client(ConnectionConfig config) {
         FakeTransport transport = new FakeTransport();
         transport.freezeTime();
         ByteBuf setup = PooledByteBufAllocator.DEFAULT.buffer();
         SetupFrame.encode(setup, false, 60_000, 300_000, null, PeerFrames.MIME, PeerFrames.MIME, null, null);
-        EnginePeer peer = new EnginePeer(transport, RSocketConnection.client(transport, CONFIG, setup,
+        EnginePeer peer = new EnginePeer(transport, RSocketConnection.client(transport, config, setup,
             requester -> new RSocket() { }));
         List<ByteBuf> first = transport.takeWritten();
         try {

@@ -130,13 +130,27 @@ public interface Payload extends ReferenceCounted {
     }
 
     /**
+     * As {@link #borrowRegions(ByteBuf, int, int, int, int)}, for a caller that lends frame after frame on one
+     * thread: pass the payload of the previous frame as {@code reuse} when {@link #endBorrow} returned true for it,
+     * and that instance carries this frame (else, and for null, a new one does). Saves the pool's round trip on
+     * every frame whose payload is released before its loan ends; a stale reference to the previous message then
+     * reads this one, as with any pooled payload.
+     */
+    static Payload borrowRegions(Payload reuse, ByteBuf buffer, int metadataOffset, int metadataLength,
+                                 int dataOffset, int dataLength) {
+        return RefCountedPayload.borrowed(reuse instanceof RefCountedPayload r ? r : null, buffer, metadataOffset,
+            metadataLength, dataOffset, dataLength);
+    }
+
+    /**
      * Ends the loan of a payload made by {@link #borrowRegions} (see there); called once, by its maker, whether
      * or not the payload was released meanwhile. Does nothing for any other payload.
+     *
+     * @return whether the payload had been released: its maker may then pass it to {@link #borrowRegions(Payload,
+     *     ByteBuf, int, int, int, int)} for the next frame
      */
-    static void endBorrow(Payload payload) {
-        if (payload instanceof RefCountedPayload p) {
-            p.settle();
-        }
+    static boolean endBorrow(Payload payload) {
+        return payload instanceof RefCountedPayload p && p.settle();
     }
 
     /** A payload holding {@code data} as UTF-8, without metadata. */

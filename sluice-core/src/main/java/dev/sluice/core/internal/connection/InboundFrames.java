@@ -39,6 +39,11 @@ final class InboundFrames implements FrameReader.Handler {
     private final boolean client;
     /** The length of the frame being read, set by the connection before each read: the fragment check needs it. */
     int frameLength;
+    /**
+     * The last frame's payload if it was released before its dispatch returned (most are: see Payload.endBorrow),
+     * to carry the next one; null otherwise. Cleared while a dispatch runs, so a nested read never shares it.
+     */
+    private Payload spare;
 
     InboundFrames(RSocketConnection connection, StreamRegistry streams, ConnectionConfig config, boolean client) {
         this.connection = connection;
@@ -214,11 +219,12 @@ final class InboundFrames implements FrameReader.Handler {
         }
         if ((flags & FrameFlags.NEXT) != 0) {
             // The frame is ours until onFrame returns: a payload released before then never counts a reference.
-            Payload p = Frames.borrowedPayload(buf, metadataOffset, metadataLength, dataOffset, dataLength);
+            Payload p = Frames.borrowedPayload(spare, buf, metadataOffset, metadataLength, dataOffset, dataLength);
+            spare = null;
             try {
                 st.onNextFrame(p, (flags & FrameFlags.COMPLETE) != 0);
             } finally {
-                Frames.endBorrow(p);
+                spare = Frames.endBorrow(p);
             }
         } else {
             st.onCompleteFrame();
@@ -285,12 +291,13 @@ final class InboundFrames implements FrameReader.Handler {
             addFragment(streamId, r, flags, buf, mdOff, mdLen, dataOff, dataLen);
             return;
         }
-        Payload payload = Frames.borrowedPayload(buf, mdOff, mdLen, dataOff, dataLen);
+        Payload payload = Frames.borrowedPayload(spare, buf, mdOff, mdLen, dataOff, dataLen);
+        spare = null;
         try {
             Responders.start(streams, connection.handler(), type, streamId, initialN,
                 (flags & FrameFlags.COMPLETE) != 0, payload, obs);
         } finally {
-            Frames.endBorrow(payload);
+            spare = Frames.endBorrow(payload);
         }
     }
 

@@ -37,15 +37,21 @@ public final class Frames {
 
     /**
      * As {@link #payload(ByteBuf, int, int, int, int)}, borrowing {@code buf} for the length of the current
-     * {@code onFrame} call: hand it on, then call {@link #endBorrow} (see {@link Payload#borrowRegions}).
+     * {@code onFrame} call, carried by {@code reuse} when that is the previous frame's payload and was released
+     * (see {@link #endBorrow}): hand it on, then call {@code endBorrow} (see {@link Payload#borrowRegions}).
      */
-    public static Payload borrowedPayload(ByteBuf buf, int mdOffset, int mdLength, int dataOffset, int dataLength) {
-        return Payload.borrowRegions(buf, mdOffset, mdLength, dataOffset, dataLength);
+    public static Payload borrowedPayload(Payload reuse, ByteBuf buf, int mdOffset, int mdLength, int dataOffset,
+                                          int dataLength) {
+        return Payload.borrowRegions(reuse, buf, mdOffset, mdLength, dataOffset, dataLength);
     }
 
-    /** Ends the loan of a {@link #borrowedPayload}: a payload still held takes its reference to the frame now. */
-    public static void endBorrow(Payload p) {
-        Payload.endBorrow(p);
+    /**
+     * Ends the loan of a {@link #borrowedPayload}: a payload still held takes its reference to the frame now.
+     *
+     * @return {@code p} if it was released, for the next frame's {@code reuse}; else null
+     */
+    public static Payload endBorrow(Payload p) {
+        return Payload.endBorrow(p) ? p : null;
     }
 
     /**

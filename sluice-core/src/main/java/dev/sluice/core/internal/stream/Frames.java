@@ -69,12 +69,18 @@ public final class Frames {
      * After writing a request of {@code frameType} failed: a frame is dropped whole, but of a payload written in
      * fragments the first ones may be out, and the peer would hold them waiting for the rest. A CANCEL tells it to
      * drop them; a peer ignores a CANCEL for a stream it never saw (when the first fragment was the one that failed).
-     * Call before releasing {@code p}.
+     * Call before releasing {@code p}. Never throws: a failure here is added to {@code failure}, which the caller
+     * still signals.
      */
-    public static void cancelPartialRequest(StreamHost host, int frameType, int streamId, Payload p) {
-        if (host.mtu() != 0 && p.refCnt() > 0 && Fragmenter.needsFragments(host.mtu(), frameType,
-                p.hasMetadata() ? p.metadataLength() : -1, p.dataLength())) {
-            host.writeCancel(streamId);
+    public static void cancelPartialRequest(StreamHost host, int frameType, int streamId, Payload p,
+                                            Throwable failure) {
+        try {
+            if (host.mtu() != 0 && p.refCnt() > 0 && Fragmenter.needsFragments(host.mtu(), frameType,
+                    p.hasMetadata() ? p.metadataLength() : -1, p.dataLength())) {
+                host.writeCancel(streamId);
+            }
+        } catch (RuntimeException e) {
+            failure.addSuppressed(e);
         }
     }
 

@@ -105,7 +105,7 @@ public final class RequesterFireAndForget extends Mono<Void> implements Subscrip
         } catch (RuntimeException e) {
             // The frame is dropped whole (but for fragments already out, which the CANCEL ends).
             if (id > 0) {
-                Frames.cancelPartialRequest(host, FrameType.REQUEST_FNF, id, p);
+                Frames.cancelPartialRequest(host, FrameType.REQUEST_FNF, id, p, e);
             }
             actual.onError(e);
             return;

@@ -189,7 +189,7 @@ public final class RequesterRequestChannel extends Flux<Payload> implements Subs
             // The frame is dropped whole (but for fragments already out, which the CANCEL ends): the channel fails
             // here instead.
             host.remove(id, this);
-            Frames.cancelPartialRequest(host, FrameType.REQUEST_CHANNEL, id, p);
+            Frames.cancelPartialRequest(host, FrameType.REQUEST_CHANNEL, id, p, e);
             outbound.stop();
             fail(e);
             return;

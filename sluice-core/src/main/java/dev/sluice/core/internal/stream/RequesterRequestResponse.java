@@ -112,7 +112,7 @@ public final class RequesterRequestResponse extends Mono<Payload> implements Sub
             // The frame is dropped whole (but for fragments already out, which the CANCEL ends): the request fails
             // here instead.
             host.remove(id, this);
-            Frames.cancelPartialRequest(host, FrameType.REQUEST_RESPONSE, id, p);
+            Frames.cancelPartialRequest(host, FrameType.REQUEST_RESPONSE, id, p, e);
             fail(e);
         } finally {
             p.release();

@@ -137,7 +137,7 @@ public final class RequesterRequestStream extends Flux<Payload> implements Subsc
             // The frame is dropped whole (but for fragments already out, which the CANCEL ends): the request fails
             // here instead.
             host.remove(id, this);
-            Frames.cancelPartialRequest(host, FrameType.REQUEST_STREAM, id, p);
+            Frames.cancelPartialRequest(host, FrameType.REQUEST_STREAM, id, p, e);
             fail(e);
             return;
         } finally {
